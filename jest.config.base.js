@@ -1,0 +1,10 @@
+// Shared Jest settings for every workspace. ts-jest transpiles each file on its own
+// (isolatedModules in tsconfig.base.json); type checking is `tsc` in the build task.
+/** @type {import('jest').Config} */
+module.exports = {
+  testEnvironment: 'node',
+  testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
+  transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 30000,
+};
