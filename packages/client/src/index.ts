@@ -1,1 +1,47 @@
-export {};
+// Typed fetch clients for both hosts. The types come from @arl/contract (generated from openapi/*.yaml), so a
+// renamed field or a new bound shows up here as a compile error, never as a runtime surprise.
+import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
+import type { FeedbackPaths, LeaderboardPaths } from '@arl/contract';
+
+export type LeaderboardClient = Client<LeaderboardPaths>;
+export type FeedbackClient = Client<FeedbackPaths>;
+export type { Middleware } from 'openapi-fetch';
+
+export interface ContractClientOptions extends Omit<ClientOptions, 'baseUrl'> {
+  /** Middleware applied to every request, in order (see `requestIdMiddleware`). */
+  middleware?: Middleware[];
+}
+
+function withMiddleware<C extends { use: (...m: Middleware[]) => void }>(client: C, middleware: Middleware[] = []): C {
+  if (middleware.length > 0) client.use(...middleware);
+  return client;
+}
+
+/** Client for the leaderboard host, e.g. `createLeaderboardClient('http://localhost:3000')`. */
+export function createLeaderboardClient(baseUrl: string, options: ContractClientOptions = {}): LeaderboardClient {
+  const { middleware, ...rest } = options;
+  return withMiddleware(createClient<LeaderboardPaths>({ ...rest, baseUrl: stripTrailingSlash(baseUrl) }), middleware);
+}
+
+/** Client for the feedback host, e.g. `createFeedbackClient('http://localhost:3001')`. */
+export function createFeedbackClient(feedbackUrl: string, options: ContractClientOptions = {}): FeedbackClient {
+  const { middleware, ...rest } = options;
+  return withMiddleware(createClient<FeedbackPaths>({ ...rest, baseUrl: stripTrailingSlash(feedbackUrl) }), middleware);
+}
+
+/**
+ * Sends an X-Request-Id with every request (generated unless `next` gives one), so a caller's logs and the
+ * service's logs share an id; the service echoes it in the response header and in error bodies.
+ */
+export function requestIdMiddleware(next: () => string = () => crypto.randomUUID()): Middleware {
+  return {
+    onRequest({ request }) {
+      if (!request.headers.has('x-request-id')) request.headers.set('x-request-id', next());
+      return request;
+    },
+  };
+}
+
+function stripTrailingSlash(url: string): string {
+  return url.endsWith('/') ? url.slice(0, -1) : url;
+}

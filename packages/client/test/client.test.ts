@@ -1,0 +1,62 @@
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFeedbackClient, createLeaderboardClient, requestIdMiddleware } from '../src';
+
+// A loopback server that records what the client sent and answers a canned, contract-shaped body.
+let server: http.Server;
+let baseUrl: string;
+const seen: Array<{ method?: string; url?: string; headers: http.IncomingHttpHeaders; body: string }> = [];
+
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      seen.push({ method: req.method, url: req.url, headers: req.headers, body });
+      res.setHeader('content-type', 'application/json');
+      if (req.url?.startsWith('/v1/leaderboard/categories')) {
+        res.end(JSON.stringify({ items: [] }));
+      } else {
+        res.statusCode = 404;
+        res.end(JSON.stringify({ code: 'not_found', message: 'No such thing', requestId: String(req.headers['x-request-id']) }));
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+beforeEach(() => (seen.length = 0));
+
+test('leaderboard client serializes query parameters and sends a request id', async () => {
+  const client = createLeaderboardClient(baseUrl, { middleware: [requestIdMiddleware(() => 'req-1')] });
+  const { data } = await client.GET('/v1/leaderboard/categories');
+  expect(data).toEqual({ items: [] });
+  await client.GET('/v1/leaderboard', { params: { query: { q: 'a b', limit: 5, sort: 'company' } } });
+  expect(seen.map((s) => s.url)).toEqual(['/v1/leaderboard/categories', '/v1/leaderboard?q=a%20b&limit=5&sort=company']);
+  expect(seen.every((s) => s.headers['x-request-id'] === 'req-1')).toBe(true);
+});
+
+test('an error body comes back as `error`, typed as the contract error', async () => {
+  const client = createLeaderboardClient(baseUrl);
+  const { data, error, response } = await client.GET('/v1/leaderboard/companies/{domain}', {
+    params: { path: { domain: 'nope.example' } },
+  });
+  expect(data).toBeUndefined();
+  expect(response.status).toBe(404);
+  expect(error).toMatchObject({ code: 'not_found', message: 'No such thing' });
+  expect(seen[0].url).toBe('/v1/leaderboard/companies/nope.example');
+});
+
+test('feedback client posts JSON to the project path and keeps a caller-given request id', async () => {
+  const client = createFeedbackClient(baseUrl, { middleware: [requestIdMiddleware()] });
+  await client.POST('/v1/feedback/{slug}/reports', {
+    params: { path: { slug: 'leaderboard' } },
+    body: { observation: 'Something happened here', outcome: 'friction' },
+    headers: { 'x-request-id': 'mine' },
+  });
+  expect(seen[0]).toMatchObject({ method: 'POST', url: '/v1/feedback/leaderboard/reports' });
+  expect(seen[0].headers['content-type']).toContain('application/json');
+  expect(seen[0].headers['x-request-id']).toBe('mine');
+  expect(JSON.parse(seen[0].body)).toEqual({ observation: 'Something happened here', outcome: 'friction' });
+});
