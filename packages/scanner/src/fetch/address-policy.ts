@@ -1,0 +1,33 @@
+import ipaddr from 'ipaddr.js';
+
+/**
+ * Only globally routable unicast addresses are public. An allowlist (ipaddr's 'unicast' range) is safer than listing
+ * every private block: new special-purpose ranges are refused by default.
+ */
+export function isPublicAddress(address: string): boolean {
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(stripBrackets(address));
+  } catch {
+    return false;
+  }
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    // ::ffff:127.0.0.1 reaches the IPv4 loopback; judge the embedded address instead.
+    if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
+    return v6.range() === 'unicast';
+  }
+  return parsed.range() === 'unicast';
+}
+
+export function isIpLiteral(hostname: string): boolean {
+  return ipaddr.isValid(stripBrackets(hostname));
+}
+
+export function stripBrackets(hostname: string): string {
+  return hostname.startsWith('[') && hostname.endsWith(']') ? hostname.slice(1, -1) : hostname;
+}
+
+export function addressFamily(address: string): 4 | 6 {
+  return ipaddr.parse(stripBrackets(address)).kind() === 'ipv6' ? 6 : 4;
+}

@@ -1,0 +1,309 @@
+import http from 'node:http';
+import https from 'node:https';
+import zlib from 'node:zlib';
+import type { Readable } from 'node:stream';
+import { classifyNetworkError, GuardedFetchError } from './errors';
+import { parseHttpUrl } from './check-scannable-url';
+import { HostLimiter } from './host-limiter';
+import { FetchPolicy, resolveFetchPolicy, ResolvedFetchPolicy } from './policy';
+import { resolvePublicAddress, ResolvedAddress } from './resolve';
+import { isIpLiteral, stripBrackets } from './address-policy';
+
+export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+interface OutgoingRequest {
+  url: string;
+  method: string;
+  headers: Headers;
+  body: Buffer | null;
+  redirect: NonNullable<RequestInit['redirect']>;
+  signal: AbortSignal | undefined;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
+
+/**
+ * The only way the scanner talks to the network. Every hop is re-validated and connected to the address we
+ * checked (DNS pinning), so neither a redirect nor a rebinding DNS answer can reach a private network.
+ */
+/** Tests only: route a vetted public address to a local server, to prove redirects and rebinding are re-checked. */
+export interface GuardedFetchTestHooks {
+  dial?: (vetted: ResolvedAddress) => ResolvedAddress;
+}
+
+export function createGuardedFetch(
+  policyInput: Partial<FetchPolicy> & { signal?: AbortSignal } = {},
+  testHooks: GuardedFetchTestHooks = {},
+): GuardedFetch {
+  const { signal: scanSignal, ...rest } = policyInput;
+  const policy = resolveFetchPolicy(rest);
+  const limiter = new HostLimiter(policy.perHostConcurrency);
+  // One answer per hostname per scan: later requests reuse the address we already vetted.
+  const dnsCache = new Map<string, Promise<ResolvedAddress>>();
+
+  const resolve = (hostname: string, url: string): Promise<ResolvedAddress> => {
+    let pending = dnsCache.get(hostname);
+    if (!pending) {
+      pending = resolvePublicAddress(hostname, policy, url);
+      dnsCache.set(hostname, pending);
+      pending.catch(() => dnsCache.delete(hostname));
+    }
+    return pending;
+  };
+
+  return async function guardedFetch(input, init) {
+    const request = await normalizeRequest(input, init);
+    const signals = [scanSignal, request.signal].filter((s): s is AbortSignal => s !== undefined);
+    const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
+    let { url, method, body } = request;
+    const headers = new Headers(request.headers);
+    if (!headers.has('user-agent')) headers.set('user-agent', policy.userAgent);
+    if (!headers.has('accept')) headers.set('accept', '*/*');
+    if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
+
+    for (let hop = 0; ; hop++) {
+      throwIfAborted(signal, url);
+      const parsed = parseHttpUrl(url);
+      if (!parsed.ok) throw new GuardedFetchError(parsed.code, parsed.reason, url);
+      const vetted = await resolve(parsed.url.hostname, url);
+      const address = testHooks.dial ? testHooks.dial(vetted) : vetted;
+      const response = await requestOnce(parsed.url, address, method, headers, body, policy, limiter, signal);
+      if (!REDIRECT_STATUSES.has(response.status) || request.redirect === 'manual') {
+        return withUrl(response, url, hop > 0);
+      }
+      await response.body?.cancel().catch(() => undefined);
+      if (request.redirect === 'error') throw new GuardedFetchError('too_many_redirects', `Redirect refused for ${url}`, url);
+      if (hop >= policy.maxRedirects) {
+        throw new GuardedFetchError('too_many_redirects', `More than ${policy.maxRedirects} redirects starting at ${request.url}`, url);
+      }
+      const location = response.headers.get('location');
+      if (!location) return withUrl(response, url, hop > 0);
+      let next: URL;
+      try {
+        next = new URL(location, url);
+      } catch {
+        throw new GuardedFetchError('invalid_url', `Redirect to an invalid location "${location}"`, url);
+      }
+      if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === 'POST')) {
+        method = method === 'HEAD' ? 'HEAD' : 'GET';
+        body = null;
+        headers.delete('content-type');
+        headers.delete('content-length');
+      }
+      if (next.origin !== new URL(url).origin) {
+        headers.delete('authorization');
+        headers.delete('cookie');
+      }
+      url = next.href;
+    }
+  };
+}
+
+async function normalizeRequest(input: string | URL | Request, init: RequestInit = {}): Promise<OutgoingRequest> {
+  let url: string;
+  let method = 'GET';
+  let headers = new Headers();
+  let body: Buffer | null = null;
+  let redirect: NonNullable<RequestInit['redirect']> = 'follow';
+  let signal: AbortSignal | undefined;
+  if (typeof input === 'string' || input instanceof URL) {
+    url = String(input);
+  } else {
+    url = input.url;
+    method = input.method;
+    headers = new Headers(input.headers);
+    redirect = input.redirect;
+    signal = input.signal;
+    if (input.body) body = Buffer.from(await input.arrayBuffer());
+  }
+  if (init.method) method = init.method.toUpperCase();
+  if (init.headers) headers = new Headers(init.headers);
+  if (init.redirect) redirect = init.redirect;
+  if (init.signal) signal = init.signal;
+  if (init.body !== undefined && init.body !== null) body = await bodyToBuffer(init.body);
+  return { url, method, headers, body, redirect, signal };
+}
+
+async function bodyToBuffer(body: NonNullable<RequestInit['body']>): Promise<Buffer> {
+  if (typeof body === 'string') return Buffer.from(body);
+  if (body instanceof ArrayBuffer) return Buffer.from(body);
+  if (ArrayBuffer.isView(body)) return Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+  return Buffer.from(await new Response(body).arrayBuffer());
+}
+
+function throwIfAborted(signal: AbortSignal | undefined, url: string): void {
+  if (signal?.aborted) throw abortError(signal, url);
+}
+
+function abortError(signal: AbortSignal, url: string): GuardedFetchError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof GuardedFetchError) return reason;
+  return new GuardedFetchError('aborted', `Request to ${url} was aborted`, url, { cause: reason });
+}
+
+function withUrl(response: Response, url: string, redirected: boolean): Response {
+  Object.defineProperty(response, 'url', { value: url });
+  Object.defineProperty(response, 'redirected', { value: redirected });
+  return response;
+}
+
+async function requestOnce(
+  url: URL,
+  address: ResolvedAddress,
+  method: string,
+  headers: Headers,
+  body: Buffer | null,
+  policy: ResolvedFetchPolicy,
+  limiter: HostLimiter,
+  signal: AbortSignal | undefined,
+): Promise<Response> {
+  const href = url.href;
+  let release: () => void;
+  try {
+    release = await limiter.acquire(url.host, signal);
+  } catch {
+    throw abortError(signal!, href);
+  }
+  return new Promise<Response>((resolvePromise, rejectPromise) => {
+    let settled = false;
+    let streamController: ReadableStreamDefaultController<Uint8Array> | null = null;
+    let finished = false;
+    let source: Readable | null = null;
+
+    const finish = (): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      release();
+    };
+    const fail = (error: GuardedFetchError): void => {
+      if (!settled) {
+        settled = true;
+        rejectPromise(error);
+      } else if (streamController) {
+        try {
+          streamController.error(error);
+        } catch {
+          // the stream was already closed or cancelled
+        }
+      }
+      finish();
+      req.destroy();
+      source?.destroy();
+    };
+    const onAbort = (): void => fail(abortError(signal!, href));
+    const timer = setTimeout(
+      () => fail(new GuardedFetchError('timeout', `No complete answer from ${url.host} within ${policy.requestTimeoutMs} ms`, href)),
+      policy.requestTimeoutMs,
+    );
+    signal?.addEventListener('abort', onAbort, { once: true });
+
+    const outgoing: Record<string, string> = {};
+    headers.forEach((value, key) => {
+      outgoing[key] = value;
+    });
+    if (body) outgoing['content-length'] = String(body.length);
+    const transport = url.protocol === 'https:' ? https : http;
+    const hostname = stripBrackets(url.hostname);
+    const req = transport.request({
+      protocol: url.protocol,
+      hostname,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method,
+      headers: outgoing,
+      agent: false,
+      servername: isIpLiteral(hostname) ? undefined : hostname,
+      // Connect to the address we vetted, never to a second DNS answer.
+      lookup: ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+        if (options?.all) callback(null, [{ address: address.address, family: address.family }]);
+        else callback(null, address.address, address.family);
+      }) as never,
+    });
+    req.on('error', (error) => fail(classifyNetworkError(error, href)));
+    req.on('response', (res) => {
+      const status = res.statusCode ?? 0;
+      if (status < 200 || status > 599) {
+        fail(new GuardedFetchError('network', `Invalid HTTP status ${status} from ${url.host}`, href));
+        return;
+      }
+      const responseHeaders = new Headers();
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+        try {
+          responseHeaders.append(res.rawHeaders[i], res.rawHeaders[i + 1]);
+        } catch {
+          // a header value Fetch cannot represent; skip it rather than fail the page
+        }
+      }
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > policy.maxResponseBytes) {
+        fail(new GuardedFetchError('too_large', `${href} declares ${declared} bytes, more than the ${policy.maxResponseBytes} byte cap`, href));
+        return;
+      }
+      settled = true;
+      if (NULL_BODY_STATUSES.has(status) || method === 'HEAD') {
+        res.resume();
+        finish();
+        resolvePromise(makeResponse(null, status, res.statusMessage, responseHeaders));
+        return;
+      }
+      source = decoded(res, responseHeaders);
+      let received = 0;
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          streamController = controller;
+          source!.on('data', (chunk: Buffer) => {
+            if (finished) return;
+            received += chunk.length;
+            if (received > policy.maxResponseBytes) {
+              fail(new GuardedFetchError('too_large', `${href} sent more than the ${policy.maxResponseBytes} byte cap`, href));
+              return;
+            }
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 1) <= 0) source!.pause();
+          });
+          source!.on('end', () => {
+            if (finished) return;
+            finish();
+            controller.close();
+          });
+          source!.on('error', (error) => fail(classifyNetworkError(error, href)));
+        },
+        pull() {
+          source!.resume();
+        },
+        cancel() {
+          finish();
+          req.destroy();
+          source?.destroy();
+        },
+      });
+      resolvePromise(makeResponse(stream, status, res.statusMessage, responseHeaders));
+    });
+    req.end(body ?? undefined);
+  });
+}
+
+function decoded(res: http.IncomingMessage, headers: Headers): Readable {
+  const encoding = (headers.get('content-encoding') ?? '').trim().toLowerCase();
+  let decoder: zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null = null;
+  if (encoding === 'gzip' || encoding === 'x-gzip') decoder = zlib.createGunzip();
+  else if (encoding === 'deflate') decoder = zlib.createInflate();
+  else if (encoding === 'br') decoder = zlib.createBrotliDecompress();
+  if (!decoder) return res;
+  // The size cap counts decoded bytes, so a compression bomb stops at the cap too.
+  headers.delete('content-encoding');
+  headers.delete('content-length');
+  res.on('error', (error) => decoder!.destroy(error));
+  return res.pipe(decoder);
+}
+
+function makeResponse(body: ReadableStream<Uint8Array> | null, status: number, statusText: string | undefined, headers: Headers): Response {
+  try {
+    return new Response(body, { status, statusText: statusText ?? '', headers });
+  } catch {
+    return new Response(body, { status, headers });
+  }
+}

@@ -1,0 +1,34 @@
+import { DEFAULT_USER_AGENT } from '../version';
+import type { LookupFn } from './resolve';
+
+export interface FetchPolicy {
+  allowPrivateNetworks: boolean;
+  requestTimeoutMs?: number;
+  scanBudgetMs?: number;
+  maxResponseBytes?: number;
+  perHostConcurrency?: number;
+  maxRedirects?: number;
+  userAgent?: string;
+  lookup?: LookupFn;
+}
+
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup'>> & { lookup?: LookupFn };
+
+export const DEFAULT_FETCH_POLICY: ResolvedFetchPolicy = {
+  allowPrivateNetworks: false,
+  requestTimeoutMs: 8000,
+  scanBudgetMs: 30000,
+  maxResponseBytes: 2 * 1024 * 1024,
+  perHostConcurrency: 4,
+  maxRedirects: 5,
+  userAgent: DEFAULT_USER_AGENT,
+};
+
+export function resolveFetchPolicy(policy: Partial<FetchPolicy> = {}): ResolvedFetchPolicy {
+  const merged: ResolvedFetchPolicy = { ...DEFAULT_FETCH_POLICY };
+  for (const [key, value] of Object.entries(policy)) {
+    if (value !== undefined) (merged as unknown as Record<string, unknown>)[key] = value;
+  }
+  merged.allowPrivateNetworks = policy.allowPrivateNetworks === true;
+  return merged;
+}
