@@ -1,1 +1,20 @@
-export {};
+export { PrismaClient, Prisma } from './generated/prisma/client';
+export * from './generated/prisma/enums';
+export type {
+  Category,
+  Company,
+  Scan,
+  ScanEvent,
+  CheckResult,
+  LayerScore,
+  ScoreHistory,
+  Journey,
+  FeedbackProject,
+  FeedbackInvite,
+  FeedbackReport,
+  MailOutbox,
+  RateLimitWindow,
+} from './generated/prisma/client';
+
+export { createDb, type Db, type DbOptions, type Logger } from './db';
+export { migrate, MigrationError, type MigrateOptions } from './migrate';
