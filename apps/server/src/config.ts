@@ -1,0 +1,181 @@
+// The one place that reads the environment. Everything else receives a Config.
+import * as path from 'node:path';
+
+export type ResponseValidation = 'fail' | 'log' | 'off';
+
+export interface Config {
+  nodeEnv: string;
+  host: string;
+  port: number;
+  feedbackPort: number;
+  /** Base URL of the leaderboard host as users reach it (links in mails). */
+  publicUrl: string;
+  /** Base URL of the feedback host as users reach it (card URLs). */
+  feedbackPublicUrl: string;
+  dataDir: string;
+  databaseUrl: string | null;
+  logLevel: string;
+  validateResponses: ResponseValidation;
+  seedFile: string | null;
+  /** Key for signing leaderboard cursors; every process of one deployment must share it. */
+  cursorSecret: string;
+  shutdownTimeoutMs: number;
+  scan: {
+    allowPrivateNetworks: boolean;
+    concurrency: number;
+    /** Scans per minute per client; 0 disables. */
+    rateLimit: number;
+    /** Scans waiting at most; beyond it POST answers 503 queue_full. */
+    queueLimit: number;
+    /** Milliseconds between rescans of each curated company; null disables rescans. */
+    rescanIntervalMs: number | null;
+    /** Whether this process runs the job worker (scans, journeys, mail, rescans). */
+    inProcessWorker: boolean;
+  };
+  mail: {
+    smtpUrl: string | null;
+    from: string;
+  };
+  llm: {
+    baseUrl: string | null;
+    model: string | null;
+    apiKey: string | null;
+  };
+  feedback: {
+    /** Reports per minute per client; 0 disables. */
+    rateLimit: number;
+    /** Key for signing invitation tokens; every process of one deployment must share it. */
+    inviteSecret: string;
+  };
+}
+
+export class ConfigError extends Error {
+  constructor(problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+// Development defaults for the two signing keys. They are public, so production must set its own (see README);
+// loadConfig refuses to start with them when NODE_ENV=production.
+export const DEV_CURSOR_SECRET = 'dev-cursor-secret-change-me';
+export const DEV_INVITE_SECRET = 'dev-invite-secret-change-me';
+
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const read = (name: string): string | undefined => {
+    const value = env[name];
+    return value === undefined || value.trim() === '' ? undefined : value.trim();
+  };
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    const value = Number(raw);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be an integer from ${min} to ${max} (got ${JSON.stringify(raw)})`);
+      return fallback;
+    }
+    return value;
+  };
+  const bool = (name: string, fallback: boolean): boolean => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    problems.push(`${name} must be true or false (got ${JSON.stringify(raw)})`);
+    return fallback;
+  };
+  const url = (name: string, fallback: string | null, protocols: string[]): string | null => {
+    const raw = read(name);
+    if (raw === undefined) return fallback;
+    try {
+      const parsed = new URL(raw);
+      if (!protocols.includes(parsed.protocol)) throw new Error('protocol');
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be a ${protocols.map((p) => p.replace(':', '')).join(' or ')} URL`);
+      return fallback;
+    }
+  };
+
+  const nodeEnv = read('NODE_ENV') ?? 'development';
+  const production = nodeEnv === 'production';
+  const host = read('HOST') ?? '127.0.0.1';
+  const port = int('PORT', 3000, 0, 65535);
+  const feedbackPort = int('FEEDBACK_PORT', 3001, 0, 65535);
+  const linkHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+  const validateRaw = read('VALIDATE_RESPONSES') ?? (production ? 'log' : 'fail');
+  if (!['fail', 'log', 'off'].includes(validateRaw)) problems.push('VALIDATE_RESPONSES must be fail, log or off');
+
+  const logLevel = read('LOG_LEVEL') ?? 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    problems.push('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
+  }
+
+  const rescanRaw = read('RESCAN_INTERVAL') ?? '7d';
+  const rescanIntervalMs = parseInterval(rescanRaw);
+  if (rescanIntervalMs === undefined) problems.push('RESCAN_INTERVAL must be "off" or a duration like 7d, 12h, 30m, 45s');
+
+  const cursorSecret = read('CURSOR_SECRET') ?? DEV_CURSOR_SECRET;
+  const inviteSecret = read('FEEDBACK_INVITE_SECRET') ?? DEV_INVITE_SECRET;
+  if (production && cursorSecret === DEV_CURSOR_SECRET) problems.push('CURSOR_SECRET must be set when NODE_ENV=production');
+  if (production && inviteSecret === DEV_INVITE_SECRET) problems.push('FEEDBACK_INVITE_SECRET must be set when NODE_ENV=production');
+  for (const [name, value] of [['CURSOR_SECRET', cursorSecret], ['FEEDBACK_INVITE_SECRET', inviteSecret]] as const) {
+    if (value.length < 16) problems.push(`${name} must be at least 16 characters`);
+  }
+
+  const databaseUrl = url('DATABASE_URL', null, ['postgresql:', 'postgres:']);
+  const seedFile = read('SEED_FILE');
+
+  const config: Config = {
+    nodeEnv,
+    host,
+    port,
+    feedbackPort,
+    publicUrl: url('PUBLIC_URL', null, ['http:', 'https:']) ?? `http://${linkHost}:${port}`,
+    feedbackPublicUrl: url('FEEDBACK_PUBLIC_URL', null, ['http:', 'https:']) ?? `http://${linkHost}:${feedbackPort}`,
+    dataDir: path.resolve(cwd, read('DATA_DIR') ?? './data'),
+    databaseUrl,
+    logLevel,
+    validateResponses: validateRaw as ResponseValidation,
+    seedFile: seedFile ? path.resolve(cwd, seedFile) : null,
+    cursorSecret,
+    shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    scan: {
+      allowPrivateNetworks: bool('SCAN_ALLOW_PRIVATE_NETWORKS', false),
+      concurrency: int('SCAN_CONCURRENCY', 2, 1, 64),
+      rateLimit: int('SCAN_RATE_LIMIT', 10, 0, 100_000),
+      queueLimit: int('SCAN_QUEUE_LIMIT', 1000, 1, 1_000_000),
+      rescanIntervalMs: rescanIntervalMs ?? null,
+      inProcessWorker: bool('WORKER_IN_PROCESS', true),
+    },
+    mail: {
+      smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),
+      from: read('MAIL_FROM') ?? 'Agent-Readiness Leaderboard <leaderboard@localhost>',
+    },
+    llm: {
+      baseUrl: url('LLM_BASE_URL', null, ['http:', 'https:']),
+      model: read('LLM_MODEL') ?? null,
+      apiKey: read('LLM_API_KEY') ?? null,
+    },
+    feedback: {
+      rateLimit: int('FEEDBACK_RATE_LIMIT', 30, 0, 100_000),
+      inviteSecret,
+    },
+  };
+  if (problems.length > 0) throw new ConfigError(problems);
+  return config;
+}
+
+/** "7d", "12h", "30m", "45s", "500ms" -> milliseconds; "off" -> null; anything else -> undefined. */
+export function parseInterval(raw: string): number | null | undefined {
+  if (/^off$/i.test(raw)) return null;
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(raw);
+  if (!match) return undefined;
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 }[match[2] as 'ms' | 's' | 'm' | 'h' | 'd'];
+  const value = Number(match[1]) * unit;
+  return value > 0 ? value : undefined;
+}

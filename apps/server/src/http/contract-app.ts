@@ -1,0 +1,172 @@
+// Builds an Express app whose routes are the operations of one OpenAPI document. The document is the router:
+// requests and responses are validated against it, each operationId is bound to its handler, and every error,
+// whoever raised it, leaves as `{code, message, requestId}` with the X-Request-Id header.
+import * as fs from 'node:fs';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import { parse as parseYaml } from 'yaml';
+import type { ResponseValidation } from '../config';
+import { ApiError, codeForStatus } from './errors';
+import type { Handlers, OperationHandler } from './operations';
+import { requestId } from './request-id';
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+export interface ContractAppOptions<Ops> {
+  specPath: string;
+  handlers: Handlers<Ops>;
+  logger: Logger;
+  validateResponses: ResponseValidation;
+}
+
+interface Route {
+  path: string;
+  expressPath: string;
+  method: (typeof METHODS)[number];
+  operationId: string;
+}
+
+export function readRoutes(specPath: string): Route[] {
+  const doc = parseYaml(fs.readFileSync(specPath, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const routes: Route[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!operation) continue;
+      if (!operation.operationId) throw new Error(`${specPath}: ${method.toUpperCase()} ${path} has no operationId`);
+      routes.push({ path, method, operationId: operation.operationId, expressPath: path.replace(/\{([^}]+)\}/g, ':$1') });
+    }
+  }
+  return routes;
+}
+
+export function createContractApp<Ops>(options: ContractAppOptions<Ops>): express.Express {
+  const { specPath, logger } = options;
+  const handlers = options.handlers as unknown as Record<string, OperationHandler<unknown>>;
+  const routes = readRoutes(specPath);
+  // The compiler checks the handler map against the generated types; this catches a document edited after build.
+  const missing = routes.filter((r) => typeof handlers[r.operationId] !== 'function').map((r) => r.operationId);
+  if (missing.length > 0) throw new Error(`${specPath}: no handler for operation(s) ${missing.join(', ')}`);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestId);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req) => (req as Request).requestId,
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      serializers: {
+        req: (req) => ({ id: req.id, method: req.method, url: req.url }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use((_req, res, next) => {
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: specPath,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses:
+        options.validateResponses === 'off'
+          ? false
+          : options.validateResponses === 'log'
+            ? {
+                onError: (err, body, req) =>
+                  logger.error({ requestId: (req as Request).requestId, err: err.errors ?? err.message, body }, 'response breaks the contract'),
+              }
+            : true,
+      validateFormats: 'full',
+      ignoreUndocumented: false,
+    }),
+  );
+
+  for (const route of routes) {
+    const handler = handlers[route.operationId];
+    app[route.method](route.expressPath, (req: Request, res: Response, next: NextFunction) => {
+      handler({
+        req,
+        res,
+        log: req.log,
+        requestId: req.requestId,
+        path: req.params as never,
+        query: req.query as never,
+        body: req.body as never,
+      }).then((result) => {
+        const out = result as { status: number; body?: unknown; html?: string; headers?: Record<string, string> };
+        if (out.headers) res.set(out.headers);
+        res.status(out.status);
+        if (out.html !== undefined) res.type('html').send(out.html);
+        else res.json(out.body);
+      }, next);
+    });
+  }
+
+  // The validator answers unknown paths (404) and wrong methods (405) itself; these are the safety net for
+  // anything that slipped past it, so no request ever gets Express's HTML default.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    const allowed = routes.filter((r) => matches(r.path, req.path)).map((r) => r.method.toUpperCase());
+    if (allowed.length > 0) {
+      next(new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, { Allow: allowed.join(', ') }));
+    } else {
+      next(new ApiError(404, 'route_not_found', `No route ${req.method} ${req.path}.`));
+    }
+  });
+  app.use(errorHandler(logger));
+  return app;
+}
+
+function matches(template: string, actual: string): boolean {
+  const escape = (part: string) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
+  return new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`).test(actual);
+}
+
+interface AnyError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+  code?: string;
+  headers?: Record<string, string>;
+  extraHeaders?: Record<string, string>;
+  errors?: Array<{ path?: string; message?: string }>;
+}
+
+function errorHandler(logger: Logger) {
+  return (err: AnyError, req: Request, res: Response, _next: NextFunction): void => {
+    const status = err.status ?? err.statusCode ?? 500;
+    const requestId = req.requestId ?? 'unknown';
+    const ours = err instanceof ApiError;
+    let code = ours ? err.code : codeForStatus(status, err);
+    let message: string;
+    if (status >= 500 && !ours) {
+      // Never leak internals: the log has the details under the same request id.
+      (req.log ?? logger).error({ err, requestId }, 'request failed');
+      code = status === 503 ? 'service_unavailable' : 'internal_error';
+      message = `Something went wrong on our side; quote request id ${requestId} when reporting it.`;
+    } else if (code === 'invalid_json') {
+      message = 'The request body is not valid JSON.';
+    } else if (code === 'payload_too_large') {
+      message = `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`;
+    } else if (code === 'unsupported_media_type') {
+      message = 'Send the request body as application/json.';
+    } else if (!ours && err.errors && err.errors.length > 0) {
+      message = err.errors.map((e) => `${(e.path ?? '').replace(/^\./, '')} ${e.message ?? ''}`.trim()).join('; ');
+    } else {
+      message = err.message || 'Request failed.';
+    }
+    const headers = { ...(err.headers ?? {}), ...(ours ? err.extraHeaders : {}) };
+    if (status === 405 && !headers.Allow && !headers.allow) headers.Allow = 'GET';
+    if (res.headersSent) return;
+    res.status(status).set(headers).json({ code, message, requestId });
+  };
+}

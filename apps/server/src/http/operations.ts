@@ -1,0 +1,39 @@
+// Types that tie a handler to its operation in the generated contract: what it receives (path, query, body) and
+// what it may answer (the 2xx statuses and bodies the YAML declares). A handler map typed `Handlers<Ops>` fails to
+// compile when an operation of the document has no handler.
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+
+type Responses<Op> = Op extends { responses: infer R } ? R : never;
+type SuccessStatus<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? S : never }[keyof R];
+type ContentOf<T> = T extends { content: infer C } ? C : never;
+
+type ResultFor<S, C> =
+  | (C extends { 'application/json': infer B } ? { status: S; body: B; headers?: Record<string, string> } : never)
+  | (C extends { 'text/html': unknown } ? { status: S; html: string; headers?: Record<string, string> } : never);
+
+export type OperationResult<Op> = {
+  [S in SuccessStatus<Responses<Op>>]: ResultFor<S, ContentOf<Responses<Op>[S]>>;
+}[SuccessStatus<Responses<Op>>];
+
+type Params<Op, Where extends 'path' | 'query'> = Op extends { parameters: { [K in Where]?: infer P } }
+  ? [P] extends [undefined] ? Record<string, never> : NonNullable<P>
+  : Record<string, never>;
+type Body<Op> = Op extends { requestBody?: { content: { 'application/json': infer B } } } ? B : undefined;
+
+export interface OperationContext<Op> {
+  req: Request;
+  res: Response;
+  log: Logger;
+  requestId: string;
+  /** Path parameters, already validated by the contract. */
+  path: Params<Op, 'path'>;
+  /** Query parameters, validated, coerced and with the document's defaults applied. */
+  query: Params<Op, 'query'>;
+  /** The request body, validated (undefined when the operation has none or none was sent). */
+  body: Body<Op>;
+}
+
+export type OperationHandler<Op> = (ctx: OperationContext<Op>) => Promise<OperationResult<Op>>;
+
+export type Handlers<Ops> = { [K in keyof Ops]: OperationHandler<Ops[K]> };

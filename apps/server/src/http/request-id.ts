@@ -1,0 +1,18 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, Response } from 'express';
+
+// A caller's id is kept only when it is short and plain, so it can never smuggle text into logs or headers.
+const ACCEPTABLE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    requestId: string;
+  }
+}
+
+export function requestId(req: Request, res: Response, next: NextFunction): void {
+  const incoming = req.get('x-request-id');
+  req.requestId = incoming && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader('X-Request-Id', req.requestId);
+  next();
+}

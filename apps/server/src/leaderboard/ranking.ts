@@ -1,0 +1,199 @@
+// Pure ranking: from scored companies and their score history to ranked populations with 7-day movement.
+// Computed once per change of the data (see service.ts), never per request.
+import type { LeaderboardSchemas } from '@arl/contract';
+
+export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+
+export type Population = 'curated' | 'all';
+export type SortKey = 'score' | 'company' | 'category' | 'scanned';
+export type Order = 'asc' | 'desc';
+type Category = LeaderboardSchemas['Category'];
+type Entry = LeaderboardSchemas['LeaderboardEntry'];
+
+export interface ScoredCompany {
+  id: string;
+  name: string;
+  website: string;
+  domain: string;
+  source: 'curated' | 'community';
+  category: Category | null;
+  score: number;
+  grade: Entry['grade'];
+  scannedAt: Date;
+}
+
+export interface HistoryFacts {
+  /** Latest score at or before the week boundary (now - 7 days), with when it was recorded. */
+  weekAgo: Map<string, { score: number; recordedAt: Date }>;
+  /** When each company's first score was recorded. */
+  firstRecordedAt: Map<string, Date>;
+}
+
+export interface RankedEntry {
+  company: ScoredCompany;
+  nameKey: string;
+  searchKey: string;
+  rank: number;
+  categoryRank: number | null;
+  json: Entry;
+}
+
+export interface PopulationView {
+  /** Entries in rank order (rank = index + 1). */
+  ranked: RankedEntry[];
+  byDomain: Map<string, RankedEntry>;
+  categoryCounts: Map<string, number>;
+  /** Sorted views, built on first use. */
+  sorted: Map<string, RankedEntry[]>;
+}
+
+export interface Snapshot {
+  builtAt: Date;
+  populations: Record<Population, PopulationView>;
+}
+
+// The rank order: higher score first; on equal scores the company that reached its score first keeps the better rank;
+// then name (case-insensitive), then id, so the order is total and stable.
+function compareRank(a: { score: number; at: number; nameKey: string; id: string }, b: typeof a): number {
+  return b.score - a.score || a.at - b.at || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+export function buildSnapshot(companies: ScoredCompany[], history: HistoryFacts, now: Date): Snapshot {
+  const all = buildPopulation(companies, history, now);
+  const curated = buildPopulation(companies.filter((c) => c.source === 'curated'), history, now);
+  return { builtAt: now, populations: { curated, all } };
+}
+
+function buildPopulation(companies: ScoredCompany[], history: HistoryFacts, now: Date): PopulationView {
+  const weekBoundary = now.getTime() - WEEK_MS;
+  const rows = companies.map((company) => ({
+    company,
+    id: company.id,
+    score: company.score,
+    at: company.scannedAt.getTime(),
+    nameKey: company.name.toLowerCase(),
+  }));
+  rows.sort(compareRank);
+
+  // Rank a week ago, in the same population, from the scores the companies had then.
+  const past = rows
+    .filter((r) => history.weekAgo.has(r.id))
+    .map((r) => {
+      const then = history.weekAgo.get(r.id)!;
+      return { id: r.id, score: then.score, at: then.recordedAt.getTime(), nameKey: r.nameKey };
+    })
+    .sort(compareRank);
+  const pastRank = new Map(past.map((p, i) => [p.id, i + 1]));
+
+  const categoryCounts = new Map<string, number>();
+  const ranked: RankedEntry[] = rows.map((row, index) => {
+    const { company } = row;
+    let categoryRank: number | null = null;
+    if (company.category) {
+      categoryRank = (categoryCounts.get(company.category.id) ?? 0) + 1;
+      categoryCounts.set(company.category.id, categoryRank);
+    }
+    const rank = index + 1;
+    const then = history.weekAgo.get(company.id);
+    const before = pastRank.get(company.id);
+    const first = history.firstRecordedAt.get(company.id);
+    return {
+      company,
+      nameKey: row.nameKey,
+      searchKey: `${row.nameKey}\n${company.domain.toLowerCase()}`,
+      rank,
+      categoryRank,
+      json: {
+        rank,
+        company: {
+          id: company.id,
+          name: company.name,
+          website: company.website,
+          domain: company.domain,
+          category: company.category,
+          source: company.source,
+        },
+        score: company.score,
+        grade: company.grade,
+        scoreChange7d: then ? company.score - then.score : null,
+        rankChange7d: before !== undefined ? before - rank : null,
+        newThisWeek: (first ?? company.scannedAt).getTime() > weekBoundary,
+        scannedAt: company.scannedAt.toISOString(),
+      },
+    };
+  });
+  return { ranked, byDomain: new Map(ranked.map((e) => [e.company.domain, e])), categoryCounts, sorted: new Map() };
+}
+
+// ---- Sorting and keyset cursors ----
+
+/** One component of a sort key. `fixed` components keep their direction whatever the order (nulls last). */
+interface KeyPart {
+  get(entry: RankedEntry): string | number;
+  dir: 1 | -1;
+  fixed?: boolean;
+}
+
+const byRank: KeyPart[] = [
+  { get: (e) => e.company.score, dir: -1 },
+  { get: (e) => e.company.scannedAt.getTime(), dir: 1 },
+  { get: (e) => e.nameKey, dir: 1 },
+  { get: (e) => e.company.id, dir: 1 },
+];
+
+/** Sort definitions in their default direction; `order` flips every non-fixed part. */
+export const SORTS: Record<SortKey, { defaultOrder: Order; parts: KeyPart[] }> = {
+  score: { defaultOrder: 'desc', parts: byRank },
+  company: { defaultOrder: 'asc', parts: [{ get: (e) => e.nameKey, dir: 1 }, { get: (e) => e.company.id, dir: 1 }] },
+  category: {
+    defaultOrder: 'asc',
+    parts: [{ get: (e) => (e.company.category ? 0 : 1), dir: 1, fixed: true }, { get: (e) => e.company.category?.name.toLowerCase() ?? '', dir: 1 }, ...byRank],
+  },
+  scanned: { defaultOrder: 'desc', parts: [{ get: (e) => e.company.scannedAt.getTime(), dir: -1 }, { get: (e) => e.company.id, dir: 1 }] },
+};
+
+export type SortTuple = Array<string | number>;
+
+export function keyOf(entry: RankedEntry, sort: SortKey): SortTuple {
+  return SORTS[sort].parts.map((p) => p.get(entry));
+}
+
+function compareTuples(a: SortTuple, b: SortTuple, sort: SortKey, order: Order): number {
+  const { parts, defaultOrder } = SORTS[sort];
+  const flip = order === defaultOrder ? 1 : -1;
+  for (let i = 0; i < parts.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    const base = x < y ? -1 : 1;
+    return base * parts[i].dir * (parts[i].fixed ? 1 : flip);
+  }
+  return 0;
+}
+
+export function sortedView(view: PopulationView, sort: SortKey, order: Order): RankedEntry[] {
+  const id = `${sort}:${order}`;
+  let list = view.sorted.get(id);
+  if (!list) {
+    if (sort === 'score' && order === 'desc') list = view.ranked;
+    else {
+      const keyed = view.ranked.map((e) => ({ e, k: keyOf(e, sort) }));
+      keyed.sort((a, b) => compareTuples(a.k, b.k, sort, order));
+      list = keyed.map((x) => x.e);
+    }
+    view.sorted.set(id, list);
+  }
+  return list;
+}
+
+/** Index of the first entry strictly after `key` in the sorted list (binary search). */
+export function indexAfter(list: RankedEntry[], key: SortTuple, sort: SortKey, order: Order): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareTuples(keyOf(list[mid], sort), key, sort, order) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}

@@ -1,0 +1,171 @@
+// The leaderboard read side: a ranked snapshot kept in memory, rebuilt lazily after a change (or when it is a
+// minute old, since 7-day movement moves with the clock), and paged with keyset cursors.
+import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
+import type { ChangeFeed } from '../changes';
+import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
+import { buildSnapshot, indexAfter, keyOf, sortedView, SORTS, type Order, type Population, type Snapshot, type SortKey } from './ranking';
+import type { LeaderboardRepository } from './repository';
+
+type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
+type ListPage = LeaderboardSchemas['LeaderboardEntry'][];
+export type CompanyDetail = LeaderboardSchemas['CompanyDetail'];
+
+export const SNAPSHOT_MAX_AGE_MS = 60_000;
+
+export class CursorError extends Error {}
+
+export interface LeaderboardServiceOptions {
+  repository: LeaderboardRepository;
+  changes: ChangeFeed;
+  cursorSecret: string;
+  clock?: () => Date;
+}
+
+export class LeaderboardService {
+  private snapshot: Snapshot | null = null;
+  private building: Promise<Snapshot> | null = null;
+  private generation = 0;
+  private readonly cursors: CursorCodec;
+  private readonly clock: () => Date;
+  private readonly unsubscribe: () => void;
+
+  constructor(private readonly options: LeaderboardServiceOptions) {
+    this.cursors = new CursorCodec(options.cursorSecret);
+    this.clock = options.clock ?? (() => new Date());
+    this.unsubscribe = options.changes.subscribe(() => this.invalidate());
+  }
+
+  /** Drops the snapshot; the next read rebuilds it. */
+  invalidate(): void {
+    this.generation++;
+    this.snapshot = null;
+  }
+
+  close(): void {
+    this.unsubscribe();
+  }
+
+  async current(): Promise<Snapshot> {
+    const now = this.clock();
+    const snap = this.snapshot;
+    if (snap && now.getTime() - snap.builtAt.getTime() < SNAPSHOT_MAX_AGE_MS && now >= snap.builtAt) return snap;
+    // Single flight: concurrent readers share one rebuild. A change during the rebuild starts another.
+    if (!this.building) {
+      const generation = this.generation;
+      this.building = this.rebuild(now).then(
+        (built) => {
+          this.building = null;
+          if (generation === this.generation) this.snapshot = built;
+          return built;
+        },
+        (err) => {
+          this.building = null;
+          throw err;
+        },
+      );
+    }
+    return this.building;
+  }
+
+  private async rebuild(now: Date): Promise<Snapshot> {
+    const [companies, history] = await Promise.all([
+      this.options.repository.scoredCompanies(),
+      this.options.repository.historyFacts(now),
+    ]);
+    return buildSnapshot(companies, history, now);
+  }
+
+  async list(query: ListQuery): Promise<{ items: ListPage; nextCursor: string | null; total: number }> {
+    const sort: SortKey = query.sort ?? 'score';
+    const order: Order = query.order ?? SORTS[sort].defaultOrder;
+    const limit = query.limit ?? 50;
+    const population: Population = query.community === 'include' ? 'all' : 'curated';
+    const q = query.q?.toLowerCase() ?? null;
+    const category = query.category ?? null;
+    const cursorQuery: CursorQuery = { sort, order, q, category, population };
+
+    const snap = await this.current();
+    const list = sortedView(snap.populations[population], sort, order);
+    let start = 0;
+    if (query.cursor) {
+      try {
+        start = indexAfter(list, this.cursors.decode(query.cursor, cursorQuery, SORTS[sort].parts.length), sort, order);
+      } catch (err) {
+        if (err instanceof InvalidCursorError) throw new CursorError(err.message);
+        throw err;
+      }
+    }
+    const matches = (e: (typeof list)[number]) =>
+      (category === null || e.company.category?.slug === category) && (q === null || e.searchKey.includes(q));
+    const filtered = q === null && category === null;
+
+    const items: ListPage = [];
+    let last: (typeof list)[number] | null = null;
+    let hasMore = false;
+    for (let i = start; i < list.length; i++) {
+      const entry = list[i];
+      if (!filtered && !matches(entry)) continue;
+      if (items.length === limit) {
+        hasMore = true;
+        break;
+      }
+      items.push(entry.json);
+      last = entry;
+    }
+    let total = list.length;
+    if (!filtered) {
+      total = 0;
+      for (const entry of list) if (matches(entry)) total++;
+    }
+    return { items, nextCursor: hasMore && last ? this.cursors.encode(cursorQuery, keyOf(last, sort)) : null, total };
+  }
+
+  async categories(): Promise<LeaderboardSchemas['Category'][]> {
+    return this.options.repository.categories();
+  }
+
+  /** The company read; null when it does not exist or is a community company and `includeCommunity` is false. */
+  async company(domain: string, includeCommunity: boolean): Promise<CompanyDetail | null> {
+    const row = await this.options.repository.companyByDomain(domain.toLowerCase());
+    if (!row || (row.source === 'community' && !includeCommunity)) return null;
+    const snap = await this.current();
+    const view = snap.populations[includeCommunity ? 'all' : 'curated'];
+    const entry = view.byDomain.get(row.domain);
+    const scan = row.latestScan;
+    return {
+      id: row.id,
+      name: row.name,
+      website: row.website,
+      domain: row.domain,
+      category: row.category,
+      source: row.source,
+      score: entry?.company.score ?? row.score,
+      grade: (entry?.company.grade ?? row.grade) as CompanyDetail['grade'],
+      rank: entry?.rank ?? null,
+      rankedCompanies: entry ? view.ranked.length : null,
+      categoryRank: entry?.categoryRank ?? null,
+      categoryRankedCompanies: entry && row.category ? view.categoryCounts.get(row.category.id) ?? null : null,
+      scoreChange7d: entry?.json.scoreChange7d ?? null,
+      rankChange7d: entry?.json.rankChange7d ?? null,
+      newThisWeek: entry ? entry.json.newThisWeek : null,
+      scannedAt: row.scannedAt ? row.scannedAt.toISOString() : null,
+      summary: row.summary ?? scan?.summary ?? null,
+      layers: scan
+        ? scan.layers.map((l) => ({ id: l.layer as LeaderboardSchemas['LayerId'], weight: l.weight, score: l.score }))
+        : null,
+      checks: scan
+        ? scan.checks.map((c) => ({
+            id: c.checkId,
+            name: c.name,
+            layer: c.layer as LeaderboardSchemas['LayerId'],
+            tier: c.tier as LeaderboardSchemas['Check']['tier'],
+            label: c.label as LeaderboardSchemas['Check']['label'],
+            bonus: c.bonus,
+            status: c.status as LeaderboardSchemas['Check']['status'],
+            earned: c.earned,
+            points: c.points,
+          }))
+        : null,
+    };
+  }
+}

@@ -1,0 +1,73 @@
+// Wires the long-lived parts of one process (database, change feed, services) from a Config. Both hosts, the
+// worker and the CLIs are built on a Runtime; tests build one over a test database.
+import { createDb, migrate, seed, type Db } from '@arl/db';
+import type { Logger } from 'pino';
+import { createChangeFeed, type ChangeFeed } from './changes';
+import type { Config } from './config';
+import type { Readiness } from './health';
+import { LeaderboardRepository } from './leaderboard/repository';
+import { LeaderboardService } from './leaderboard/service';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  changes: ChangeFeed;
+  leaderboard: LeaderboardService;
+  readiness: Readiness;
+  clock: () => Date;
+  close(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  logger: Logger;
+  /** An open database; when absent one is opened from the config (and closed with the runtime). */
+  db?: Db;
+  /** Apply migrations and the seed (default true). */
+  prepare?: boolean;
+  clock?: () => Date;
+}
+
+export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
+  const { logger } = options;
+  const ownsDb = !options.db;
+  const db =
+    options.db ??
+    (await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger: logger.child({ module: 'db' }) }));
+  try {
+    if (options.prepare !== false) {
+      const started = Date.now();
+      const { applied } = await migrate(db);
+      const seeded = await seed(db, { seedFile: config.seedFile ?? undefined, logger: logger.child({ module: 'seed' }) });
+      logger.info({ applied, seeded, ms: Date.now() - started, database: db.kind }, 'database ready');
+    }
+    const clock = options.clock ?? (() => new Date());
+    const changes = await createChangeFeed(db, logger.child({ module: 'changes' }));
+    const leaderboard = new LeaderboardService({
+      repository: new LeaderboardRepository(db),
+      changes,
+      cursorSecret: config.cursorSecret,
+      clock,
+    });
+    const readiness: Readiness = {
+      draining: false,
+      async check() {
+        await db.executeSql('SELECT 1');
+      },
+    };
+    let closed = false;
+    return {
+      config, logger, db, changes, leaderboard, readiness, clock,
+      async close() {
+        if (closed) return;
+        closed = true;
+        leaderboard.close();
+        await changes.close();
+        if (ownsDb) await db.close();
+      },
+    };
+  } catch (err) {
+    if (ownsDb) await db.close().catch(() => undefined);
+    throw err;
+  }
+}

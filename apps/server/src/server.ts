@@ -1,0 +1,59 @@
+// Starts both hosts on one Runtime and stops them gracefully: stop accepting, let in-flight requests finish,
+// then close the runtime. A second signal, or the deadline, forces the exit.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFeedbackApp, createLeaderboardApp } from './apps';
+import type { Runtime } from './runtime';
+
+export interface RunningServers {
+  leaderboardUrl: string;
+  feedbackUrl: string;
+  leaderboard: http.Server;
+  feedback: http.Server;
+  /** Idempotent. */
+  close(): Promise<void>;
+}
+
+export async function listen(runtime: Runtime, ports = { port: runtime.config.port, feedbackPort: runtime.config.feedbackPort }): Promise<RunningServers> {
+  const { host } = runtime.config;
+  const leaderboard = await start(http.createServer(createLeaderboardApp(runtime)), host, ports.port);
+  const feedback = await start(http.createServer(createFeedbackApp(runtime)), host, ports.feedbackPort);
+  let closing: Promise<void> | null = null;
+  return {
+    leaderboard,
+    feedback,
+    leaderboardUrl: urlOf(leaderboard),
+    feedbackUrl: urlOf(feedback),
+    close() {
+      closing ??= Promise.all([stop(leaderboard), stop(feedback)]).then(() => undefined);
+      return closing;
+    },
+  };
+}
+
+function start(server: http.Server, host: string, port: number): Promise<http.Server> {
+  // Bounded request handling: slow or idle clients cannot hold sockets forever.
+  server.requestTimeout = 30_000;
+  server.headersTimeout = 10_000;
+  server.keepAliveTimeout = 5_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server);
+    });
+  });
+}
+
+function stop(server: http.Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
+}
+
+function urlOf(server: http.Server): string {
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  return `http://${host}:${address.port}`;
+}

@@ -1,0 +1,72 @@
+// Test harness: a real Runtime over a fresh test database (PGlite in memory, or a fresh PostgreSQL schema when
+// TEST_DATABASE_URL is set), both hosts really listening on ephemeral loopback ports, and typed clients.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createFeedbackClient, createLeaderboardClient } from '@arl/client';
+import { createTestDb } from '@arl/db';
+import { loadConfig, type Config } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { createRuntime, type Runtime } from '../../src/runtime';
+import { listen, type RunningServers } from '../../src/server';
+
+export interface TestServer {
+  runtime: Runtime;
+  servers: RunningServers;
+  config: Config;
+  leaderboardUrl: string;
+  feedbackUrl: string;
+  client: ReturnType<typeof createLeaderboardClient>;
+  feedback: ReturnType<typeof createFeedbackClient>;
+  close(): Promise<void>;
+}
+
+export interface TestServerOptions {
+  env?: Record<string, string>;
+  clock?: () => Date;
+  /** Seed the default categories/companies/projects (default false: tests insert what they need). */
+  seed?: boolean;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-test-'));
+  const config = loadConfig({
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    SCAN_ALLOW_PRIVATE_NETWORKS: 'true',
+    RESCAN_INTERVAL: 'off',
+    VALIDATE_RESPONSES: 'fail',
+    ...options.env,
+  });
+  const db = await createTestDb();
+  const logger = createLogger(config.logLevel);
+  const runtime = await createRuntime(config, { logger, db, prepare: options.seed === true, clock: options.clock });
+  const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
+  return {
+    runtime,
+    servers,
+    config,
+    leaderboardUrl: servers.leaderboardUrl,
+    feedbackUrl: servers.feedbackUrl,
+    client: createLeaderboardClient(servers.leaderboardUrl),
+    feedback: createFeedbackClient(servers.feedbackUrl),
+    async close() {
+      await servers.close();
+      await runtime.close();
+      await db.dispose();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Asserts the exact error shape of the contract and that the body's requestId is the response header. */
+export function expectErrorBody(res: { status: number; headers: Record<string, string>; body: unknown }, status: number, code?: string): void {
+  expect(res.status).toBe(status);
+  const body = res.body as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'requestId']);
+  expect(typeof body.code === 'string' && body.code.length > 0).toBe(true);
+  expect(typeof body.message === 'string' && (body.message as string).length > 0).toBe(true);
+  expect(body.requestId).toBe(res.headers['x-request-id']);
+  if (code) expect(body.code).toBe(code);
+}
