@@ -9,7 +9,7 @@ export const slow: Persona = {
   hostname: 'slowpoke.test',
   path: '/',
   extraLatencyMs: 400,
-  expected: { kind: 'website', ending: 'finished', grades: ['B', 'C'] },
+  expected: { kind: 'website', ending: 'finished', grades: ['C', 'D'] },
   description: 'A reasonable docs site whose every response takes 400 ms longer; tests timeouts and parallel gathering.',
   routes: {
     '/': html(

@@ -1,0 +1,109 @@
+import type { Artifacts } from '../../gather/artifacts';
+import { parseJsonObject } from '../../util/json';
+import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable } from '../define';
+import { isProductSite } from '../signals';
+
+function authServerMetadata(a: Artifacts): Record<string, unknown> | null {
+  return isOk(a.authorizationServer) ? parseJsonObject(a.authorizationServer.body) : null;
+}
+
+function oauthExpected(a: Artifacts): boolean {
+  return Boolean(a.mcp?.auth.required) || (a.kind === 'website' && isProductSite(a));
+}
+
+export const oauthDiscovery = defineCheck({
+  id: 'oauth-discovery',
+  name: 'OAuth authorization server metadata',
+  layer: 'access',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: 'RFC 8414 /.well-known/oauth-authorization-server (or OpenID discovery) with issuer, authorization_endpoint and token_endpoint, so an agent can obtain access on a user\'s behalf.',
+  fix: 'Publish /.well-known/oauth-authorization-server with issuer, authorization_endpoint, token_endpoint and code_challenge_methods_supported.',
+  evaluate(a) {
+    if (!oauthExpected(a)) return outcome('not_applicable', 'Nothing here requires signing in for an agent');
+    const doc = a.authorizationServer;
+    const problem = unreachable(doc, 'the authorization server metadata');
+    if (problem || !doc) return problem!;
+    const meta = authServerMetadata(a);
+    if (!meta) return outcome('failed', `No authorization server metadata (HTTP ${doc.status})`, docEvidence(doc));
+    const missing = ['issuer', 'authorization_endpoint', 'token_endpoint'].filter((k) => typeof meta[k] !== 'string');
+    if (missing.length > 0) return outcome('warning', `Metadata lacks ${missing.join(', ')}`, docEvidence(doc, 'body'));
+    return outcome('passed', `Authorization server ${String(meta.issuer)}`, docEvidence(doc));
+  },
+});
+
+export const protectedResourceMetadata = defineCheck({
+  id: 'protected-resource-metadata',
+  name: 'Protected resource metadata for the MCP server',
+  layer: 'access',
+  tier: 'required',
+  appliesTo: ALL_KINDS,
+  description: 'An MCP server that needs OAuth answers 401 with WWW-Authenticate: Bearer resource_metadata="..." pointing at RFC 9728 metadata naming its authorization servers.',
+  fix: 'On 401, send WWW-Authenticate: Bearer resource_metadata="https://you/.well-known/oauth-protected-resource/mcp" and serve that JSON with resource and authorization_servers.',
+  evaluate(a) {
+    if (!a.mcp?.auth.required) return outcome('not_applicable', a.mcp ? 'The MCP server is public' : 'No MCP server was found');
+    const doc = a.protectedResource;
+    const problem = unreachable(doc, 'the protected resource metadata');
+    if (problem || !doc) return problem!;
+    const meta = isOk(doc) ? parseJsonObject(doc.body) : null;
+    const header = a.mcp.auth.wwwAuthenticate ?? '';
+    const valid = meta && typeof meta.resource === 'string' && Array.isArray(meta.authorization_servers) && meta.authorization_servers.length > 0;
+    if (!valid) return outcome('failed', `No valid protected resource metadata (HTTP ${doc.status})`, { ...docEvidence(doc, 'body'), header: header ? `www-authenticate: ${header}` : undefined });
+    if (!a.mcp.auth.resourceMetadataUrl) {
+      return outcome('warning', 'The metadata exists, but the 401 does not point to it with resource_metadata', { ...docEvidence(doc), header: `www-authenticate: ${header || '(none)'}` });
+    }
+    return outcome('passed', `401 points to metadata naming ${(meta!.authorization_servers as unknown[]).join(', ')}`, { ...docEvidence(doc), header: `www-authenticate: ${header}` });
+  },
+});
+
+export const pkceS256 = defineCheck({
+  id: 'pkce-s256',
+  name: 'PKCE with S256 is supported',
+  layer: 'access',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: 'Agents are public clients; the authorization server must advertise code_challenge_methods_supported with S256.',
+  fix: 'Support PKCE and list "code_challenge_methods_supported": ["S256"] in the authorization server metadata.',
+  evaluate(a) {
+    const meta = authServerMetadata(a);
+    if (!meta) return outcome('not_applicable', 'No authorization server metadata to inspect');
+    const methods = meta.code_challenge_methods_supported;
+    if (Array.isArray(methods) && methods.includes('S256')) return outcome('passed', 'S256 is advertised', docEvidence(a.authorizationServer));
+    return outcome('failed', `code_challenge_methods_supported is ${JSON.stringify(methods ?? null)}`, docEvidence(a.authorizationServer, 'body'));
+  },
+});
+
+export const clientRegistration = defineCheck({
+  id: 'client-registration',
+  name: 'Agents can register as OAuth clients',
+  layer: 'access',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: 'Client ID Metadata Documents (client_id_metadata_document_supported) or dynamic registration (RFC 7591 registration_endpoint) let an agent become a client without a human filing a form.',
+  fix: 'Advertise client_id_metadata_document_supported: true, or a registration_endpoint for RFC 7591 dynamic client registration.',
+  evaluate(a) {
+    const meta = authServerMetadata(a);
+    if (!meta) return outcome('not_applicable', 'No authorization server metadata to inspect');
+    if (meta.client_id_metadata_document_supported === true) return outcome('passed', 'Client ID Metadata Documents are supported', docEvidence(a.authorizationServer));
+    if (typeof meta.registration_endpoint === 'string') return outcome('passed', `Dynamic registration at ${meta.registration_endpoint}`, docEvidence(a.authorizationServer));
+    return outcome('failed', 'Neither client_id_metadata_document_supported nor registration_endpoint is advertised', docEvidence(a.authorizationServer, 'body'));
+  },
+});
+
+export const honestRateLimits = defineCheck({
+  id: 'honest-429',
+  name: 'Rate limits answer 429 with Retry-After',
+  layer: 'access',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: 'When the scan met a rate limit, the answer was 429 with a Retry-After header agents can honour.',
+  fix: 'Send Retry-After (seconds or a date) with every 429 response.',
+  evaluate(a) {
+    const docs = [a.home, a.robots, a.llmsTxt, a.markdown, a.pricing, ...a.agentViews.map((v) => v.doc), ...Object.values(a.wellKnown)];
+    const limited = docs.filter((d) => d?.status === 429);
+    if (limited.length === 0) return outcome('not_applicable', 'No request of this scan was rate limited');
+    const without = limited.find((d) => !d!.headers['retry-after']);
+    if (without) return outcome('failed', '429 without Retry-After', docEvidence(without));
+    return outcome('passed', `429 with Retry-After: ${limited[0]!.headers['retry-after']}`, { ...docEvidence(limited[0]), header: `retry-after: ${limited[0]!.headers['retry-after']}` });
+  },
+});

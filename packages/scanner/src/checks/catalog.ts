@@ -1,0 +1,72 @@
+import { aiAgentsNotBlocked, contentWithoutJs, honestNotFound, noBotChallenge, publicHomePage } from './access/live-access';
+import { aiSearchBotsAllowed, contentSignals, trainingBotPolicy } from './access/bot-rules';
+import { clientRegistration, honestRateLimits, oauthDiscovery, pkceS256, protectedResourceMetadata } from './access/oauth';
+import { llmsFullTxt, llmsTxt, llmsTxtLinked } from './discovery/llms-txt';
+import { jsonLd, pageMetadata } from './discovery/page-metadata';
+import { robotsTxt, sitemap } from './discovery/robots-and-sitemap';
+import { a2aAgentCard, agentSkills, apiCatalog, linkHeaders, mcpCardConsistent, mcpServerCard, openApi } from './discovery/well-known-documents';
+import { acp, ap2, paymentAuthScheme, ucp, x402 } from './payments/protocols';
+import {
+  mcpAppsCsp,
+  mcpAppsUiResource,
+  mcpInitialize,
+  mcpOutputSchema,
+  mcpSafetyLint,
+  mcpToolAnnotations,
+  mcpToolDescriptions,
+  mcpToolNames,
+  mcpToolSchemas,
+  mcpToolsList,
+} from './usability/mcp-tools';
+import { docsLinks, markdownNegotiation, pricingReadable, webMcp } from './usability/web-usability';
+import type { CheckDefinition } from './types';
+
+/** Order is presentation order. Ids are stable forever; a removed check's id is never reused. */
+export const CHECK_CATALOG: readonly CheckDefinition[] = Object.freeze([
+  robotsTxt,
+  sitemap,
+  llmsTxt,
+  llmsTxtLinked,
+  llmsFullTxt,
+  linkHeaders,
+  apiCatalog,
+  openApi,
+  mcpServerCard,
+  mcpCardConsistent,
+  a2aAgentCard,
+  agentSkills,
+  jsonLd,
+  pageMetadata,
+  aiSearchBotsAllowed,
+  trainingBotPolicy,
+  contentSignals,
+  aiAgentsNotBlocked,
+  noBotChallenge,
+  contentWithoutJs,
+  publicHomePage,
+  oauthDiscovery,
+  protectedResourceMetadata,
+  pkceS256,
+  clientRegistration,
+  honestNotFound,
+  honestRateLimits,
+  markdownNegotiation,
+  mcpInitialize,
+  mcpToolsList,
+  mcpToolSchemas,
+  mcpToolDescriptions,
+  mcpToolAnnotations,
+  mcpToolNames,
+  mcpSafetyLint,
+  mcpOutputSchema,
+  mcpAppsUiResource,
+  mcpAppsCsp,
+  pricingReadable,
+  docsLinks,
+  webMcp,
+  x402,
+  paymentAuthScheme,
+  acp,
+  ucp,
+  ap2,
+]);

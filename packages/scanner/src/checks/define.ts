@@ -1,0 +1,74 @@
+import { pointsFor } from '../scoring/weights';
+import type { FetchedDoc } from '../gather/artifacts';
+import type { CheckLabel, CheckStatus, CheckTier, Evidence, LayerId, TargetKind } from '../types';
+import type { CheckDefinition, CheckOutcome } from './types';
+
+export const WEBSITE: readonly TargetKind[] = ['website'];
+export const ALL_KINDS: readonly TargetKind[] = ['website', 'mcp_server', 'mcp_app'];
+
+export function defineCheck(spec: {
+  id: string;
+  name: string;
+  layer: LayerId;
+  tier: CheckTier;
+  label?: CheckLabel;
+  bonus?: boolean;
+  appliesTo: readonly TargetKind[];
+  description: string;
+  fix: string;
+  evaluate: CheckDefinition['evaluate'];
+}): CheckDefinition {
+  const bonus = spec.bonus ?? false;
+  return {
+    ...spec,
+    label: spec.label !== undefined ? spec.label : spec.tier === 'emerging' ? 'emerging' : null,
+    bonus,
+    points: pointsFor(spec.tier, bonus),
+  };
+}
+
+export function outcome(status: CheckStatus, detail: string, extra: Partial<Evidence> & { fix?: string | null } = {}): CheckOutcome {
+  const { fix, ...evidence } = extra;
+  return { status, evidence: { detail, ...evidence }, ...(fix !== undefined ? { fix } : {}) };
+}
+
+export function docEvidence(doc: FetchedDoc | null | undefined, excerptFrom?: 'body'): Partial<Evidence> {
+  if (!doc) return {};
+  const evidence: Partial<Evidence> = { url: doc.finalUrl ?? doc.url, status: doc.status };
+  if (excerptFrom === 'body' && doc.body) evidence.excerpt = excerpt(doc.body);
+  return evidence;
+}
+
+export function excerpt(text: string, max = 240): string {
+  const clean = text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '\uFFFD');
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+}
+
+/** A fetch that failed on our side is never the site's fault: the check cannot say anything. */
+export function unreachable(doc: FetchedDoc | null | undefined, what: string): CheckOutcome | null {
+  if (!doc) return outcome('couldnt_check', `${what} was not fetched`);
+  if (doc.status === null) return outcome('couldnt_check', `Could not fetch ${what}: ${doc.error?.message ?? 'unknown error'}`, { url: doc.url, status: null });
+  if (doc.error && doc.error.code !== 'too_large') {
+    return outcome('couldnt_check', `Reading ${what} failed: ${doc.error.message}`, { url: doc.finalUrl ?? doc.url, status: doc.status });
+  }
+  return null;
+}
+
+export function isOk(doc: FetchedDoc | null | undefined): doc is FetchedDoc {
+  return Boolean(doc && doc.status !== null && doc.status >= 200 && doc.status < 300 && !doc.error);
+}
+
+export function looksLikeHtml(doc: FetchedDoc): boolean {
+  return /html/i.test(doc.contentType ?? '') || /^\s*(<!doctype html|<html|<head|<body)/i.test(doc.body);
+}
+
+export function looksBinary(text: string): boolean {
+  if (text.length === 0) return false;
+  const sample = text.slice(0, 4096);
+  let odd = 0;
+  for (const ch of sample) {
+    const code = ch.charCodeAt(0);
+    if (code === 0xfffd || (code < 32 && code !== 9 && code !== 10 && code !== 13)) odd++;
+  }
+  return odd / sample.length > 0.05;
+}

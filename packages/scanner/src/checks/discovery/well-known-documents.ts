@@ -1,0 +1,159 @@
+import { parseJsonObject } from '../../util/json';
+import { parseLinkHeader } from '../../util/link-header';
+import { mcpEndpointFromCard } from '../../gather/gather';
+import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
+import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable, WEBSITE } from '../define';
+import { hasApiSurface, isProductSite, validOpenApi } from '../signals';
+
+const DISCOVERY_RELS = ['api-catalog', 'service-desc', 'service-doc', 'describedby'];
+
+export const linkHeaders = defineCheck({
+  id: 'link-headers',
+  name: 'Home page sends discovery Link headers',
+  layer: 'discovery',
+  tier: 'recommended',
+  appliesTo: WEBSITE,
+  description: 'Link headers (RFC 8288) with rel api-catalog, service-desc, service-doc or describedby point agents to machine-readable descriptions without parsing HTML.',
+  fix: 'Add a Link header to the home page, e.g. Link: </.well-known/api-catalog>; rel="api-catalog", </openapi.json>; rel="service-desc", </llms.txt>; rel="describedby".',
+  evaluate(a) {
+    const problem = unreachable(a.home, 'the home page');
+    if (problem) return problem;
+    const header = a.home!.headers.link ?? '';
+    const rels = parseLinkHeader(header, a.targetUrl).flatMap((l) => l.rel);
+    const useful = DISCOVERY_RELS.filter((r) => rels.includes(r));
+    if (useful.length > 0) return outcome('passed', `Link header announces ${useful.join(', ')}`, { ...docEvidence(a.home), header: `link: ${header}` });
+    if (header) return outcome('warning', 'The home page sends a Link header, but with no discovery relation', { ...docEvidence(a.home), header: `link: ${header}` });
+    return outcome('failed', 'The home page sends no Link header', docEvidence(a.home));
+  },
+});
+
+export const apiCatalog = defineCheck({
+  id: 'api-catalog',
+  name: '/.well-known/api-catalog lists the APIs',
+  layer: 'discovery',
+  tier: 'emerging',
+  appliesTo: WEBSITE,
+  description: 'RFC 9727 api-catalog: a linkset (RFC 9264) naming each API with its service-desc and service-doc.',
+  fix: 'Serve /.well-known/api-catalog as application/linkset+json: {"linkset":[{"anchor":"https://you/api","service-desc":[{"href":"https://you/openapi.json"}]}]}.',
+  evaluate(a) {
+    if (!isProductSite(a)) return outcome('not_applicable', 'No product, API or commerce surface was found, so an API catalog is not expected');
+    const doc = a.wellKnown.apiCatalog;
+    const problem = unreachable(doc, '/.well-known/api-catalog');
+    if (problem || !doc) return problem!;
+    if (doc.status !== 200) return outcome('failed', `No API catalog (HTTP ${doc.status})`, docEvidence(doc));
+    const json = parseJsonObject(doc.body);
+    if (!json || !Array.isArray(json.linkset)) return outcome('failed', 'The api-catalog is not a linkset JSON document', docEvidence(doc, 'body'));
+    if (!/linkset\+json/i.test(doc.contentType ?? '')) {
+      return outcome('warning', `The api-catalog is a linkset, served as ${doc.contentType ?? 'no content type'} instead of application/linkset+json`, { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
+    }
+    return outcome('passed', `api-catalog lists ${json.linkset.length} API(s)`, docEvidence(doc, 'body'));
+  },
+});
+
+export const openApi = defineCheck({
+  id: 'openapi',
+  name: 'OpenAPI description is published',
+  layer: 'discovery',
+  tier: 'recommended',
+  appliesTo: WEBSITE,
+  description: 'A valid OpenAPI (3.x) or Swagger (2.0) document at /openapi.json, /swagger.json or the Link service-desc target.',
+  fix: 'Publish your API description at /openapi.json and link it with Link: </openapi.json>; rel="service-desc".',
+  evaluate(a) {
+    if (!hasApiSurface(a)) return outcome('not_applicable', 'The site shows no API (no API links, service-desc or api-catalog)');
+    const valid = a.openapi.find((d) => isOk(d) && validOpenApi(d) !== null);
+    if (valid) return outcome('passed', `OpenAPI ${validOpenApi(valid)} document found`, docEvidence(valid, 'body'));
+    const answered = a.openapi.filter((d) => d.status !== null);
+    if (answered.length === 0) return unreachable(a.openapi[0] ?? null, 'the OpenAPI document')!;
+    const invalid = answered.find((d) => d.status === 200);
+    if (invalid) return outcome('failed', 'An OpenAPI location answers 200 but the document is not valid OpenAPI JSON', docEvidence(invalid, 'body'));
+    return outcome('failed', `No OpenAPI document at ${answered.map((d) => d.url).join(', ')}`, docEvidence(answered[0]));
+  },
+});
+
+function serverCard(a: Artifacts): FetchedDoc | null {
+  const card = a.wellKnown.mcpServerCard;
+  if (isOk(card) && parseJsonObject(card.body)) return card;
+  const legacy = a.wellKnown.mcpJson;
+  if (isOk(legacy) && parseJsonObject(legacy.body)) return legacy;
+  return card ?? legacy ?? null;
+}
+
+export const mcpServerCard = defineCheck({
+  id: 'mcp-server-card',
+  name: 'MCP server card is published',
+  layer: 'discovery',
+  tier: 'emerging',
+  appliesTo: ALL_KINDS,
+  description: 'A server card at /.well-known/mcp/server-card.json (SEP-1649/SEP-2127) lets clients find and describe the MCP server before connecting.',
+  fix: 'Serve /.well-known/mcp/server-card.json with name, version, description and remotes: [{"type":"streamable-http","url":"https://you/mcp"}].',
+  evaluate(a) {
+    if (a.kind === 'website' && !isProductSite(a)) return outcome('not_applicable', 'No product or API surface was found, so an MCP server is not expected');
+    const doc = serverCard(a);
+    const problem = unreachable(doc, 'the MCP server card');
+    if (problem || !doc) return problem!;
+    if (doc.status !== 200) return outcome('failed', `No MCP server card (HTTP ${doc.status})`, docEvidence(doc));
+    const json = parseJsonObject(doc.body);
+    if (!json) return outcome('failed', 'The MCP server card is not valid JSON', docEvidence(doc, 'body'));
+    if (typeof json.name !== 'string' || !mcpEndpointFromCard(doc, a.origin)) return outcome('warning', 'The server card lacks a name or a remote endpoint URL', docEvidence(doc, 'body'));
+    return outcome('passed', `Server card names "${json.name}" at ${mcpEndpointFromCard(doc, a.origin)}`, docEvidence(doc, 'body'));
+  },
+});
+
+export const mcpCardConsistent = defineCheck({
+  id: 'mcp-card-consistent',
+  name: 'Server card agrees with initialize',
+  layer: 'discovery',
+  tier: 'emerging',
+  appliesTo: ALL_KINDS,
+  description: 'The name in the server card should match serverInfo.name from the live initialize answer.',
+  fix: 'Generate the server card from the same configuration as the server, so name and version stay in sync.',
+  evaluate(a) {
+    const doc = serverCard(a);
+    const card = isOk(doc) ? parseJsonObject(doc.body) : null;
+    const info = a.mcp?.initialize.serverInfo;
+    if (!card || !info) return outcome('not_applicable', 'Needs both a server card and a live initialize answer');
+    if (String(card.name).toLowerCase() === info.name.toLowerCase()) return outcome('passed', `Both name the server "${info.name}"`, docEvidence(doc));
+    return outcome('failed', `The card says "${String(card.name)}" but initialize says "${info.name}"`, docEvidence(doc, 'body'));
+  },
+});
+
+export const a2aAgentCard = defineCheck({
+  id: 'a2a-agent-card',
+  name: 'A2A agent card is published',
+  layer: 'discovery',
+  tier: 'emerging',
+  appliesTo: WEBSITE,
+  description: '/.well-known/agent-card.json describes an A2A agent: name, endpoint URL and skills.',
+  fix: 'If you run an agent, publish /.well-known/agent-card.json with name, description, url, version and skills.',
+  evaluate(a) {
+    if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
+    const doc = a.wellKnown.agentCard;
+    const problem = unreachable(doc, '/.well-known/agent-card.json');
+    if (problem || !doc) return problem!;
+    if (doc.status !== 200) return outcome('failed', `No A2A agent card (HTTP ${doc.status})`, docEvidence(doc));
+    const json = parseJsonObject(doc.body);
+    if (!json) return outcome('failed', 'The agent card is not valid JSON', docEvidence(doc, 'body'));
+    if (typeof json.name !== 'string' || !Array.isArray(json.skills)) return outcome('warning', 'The agent card lacks a name or a skills list', docEvidence(doc, 'body'));
+    return outcome('passed', `Agent card "${json.name}" with ${json.skills.length} skill(s)`, docEvidence(doc, 'body'));
+  },
+});
+
+export const agentSkills = defineCheck({
+  id: 'agent-skills',
+  name: 'Agent Skills index is published',
+  layer: 'discovery',
+  tier: 'emerging',
+  bonus: true,
+  appliesTo: WEBSITE,
+  description: '/.well-known/agent-skills/index.json lists skills an agent can install to use the product.',
+  fix: 'Publish /.well-known/agent-skills/index.json listing your SKILL.md files.',
+  evaluate(a) {
+    if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found');
+    const doc = a.wellKnown.agentSkills;
+    const problem = unreachable(doc, '/.well-known/agent-skills/index.json');
+    if (problem || !doc) return problem!;
+    const json = doc.status === 200 ? parseJsonObject(doc.body) : null;
+    if (json && Array.isArray(json.skills)) return outcome('passed', `Skills index lists ${json.skills.length} skill(s)`, docEvidence(doc, 'body'));
+    return outcome('failed', `No valid skills index (HTTP ${doc.status})`, docEvidence(doc));
+  },
+});

@@ -1,0 +1,108 @@
+import type { Artifacts, FetchedDoc } from '../gather/artifacts';
+import type { HtmlSummary } from '../util/html-summary';
+import { jsonLdTypes } from '../util/html-summary';
+import { parseJsonObject } from '../util/json';
+import { parseLinkHeader } from '../util/link-header';
+import { isOk } from './define';
+
+/** Facts several checks share, derived purely from artifacts so that applicability is consistent. */
+
+const LOGIN_PATH = /\/(login|log-in|signin|sign-in|sign_in|auth|sso|session|account\/login)(\/|$|\?)/i;
+
+export function isSignInWall(doc: FetchedDoc | null, html: HtmlSummary | null): boolean {
+  if (!doc || doc.status === null) return false;
+  if (doc.status === 401) return true;
+  const finalPath = safePath(doc.finalUrl ?? doc.url);
+  const loginText = /sign in|log in|login|anmelden|connexion/i.test(`${html?.title ?? ''} ${html?.h1.join(' ') ?? ''}`);
+  if (doc.status === 403 && (html?.hasPasswordInput || loginText)) return true;
+  return LOGIN_PATH.test(finalPath) && Boolean(html?.hasPasswordInput) && finalPath !== safePath(doc.url);
+}
+
+function safePath(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.pathname}${u.search}`;
+  } catch {
+    return url;
+  }
+}
+
+export function offersWithPrice(items: unknown[]): Array<Record<string, unknown>> {
+  const found: Array<Record<string, unknown>> = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 6 || !value || typeof value !== 'object') return;
+    if (Array.isArray(value)) {
+      value.forEach((v) => visit(v, depth + 1));
+      return;
+    }
+    const record = value as Record<string, unknown>;
+    const types = jsonLdTypes(record);
+    const hasPrice = record.price !== undefined || record.lowPrice !== undefined;
+    if ((types.includes('Offer') || types.includes('AggregateOffer')) && hasPrice && typeof record.priceCurrency === 'string') found.push(record);
+    for (const child of Object.values(record)) visit(child, depth + 1);
+  };
+  items.forEach((i) => visit(i, 0));
+  return found;
+}
+
+const PRICE_TEXT = /([$€£¥]\s?\d)|(\d+(?:[.,]\d+)?\s?(USD|EUR|GBP))|(per (user|month|seat))|(\/\s?(mo|month))/i;
+
+export function pricingPageShowsPrices(a: Artifacts): boolean {
+  return isOk(a.pricing) && !isSignInWall(a.pricing, a.pricingHtml) && PRICE_TEXT.test(a.pricing.body);
+}
+
+export function structuredOffers(a: Artifacts): Array<Record<string, unknown>> {
+  return [...offersWithPrice(a.pricingHtml?.jsonLd ?? []), ...offersWithPrice(a.homeHtml?.jsonLd ?? [])];
+}
+
+export type PaymentProtocol = 'x402' | 'payment-auth' | 'acp' | 'ucp' | 'ap2';
+
+export function paymentProtocols(a: Artifacts): Set<PaymentProtocol> {
+  const found = new Set<PaymentProtocol>();
+  const probe = a.paymentProbe;
+  if (probe?.status === 402) {
+    const body = parseJsonObject(probe.body);
+    if (probe.headers['payment-required'] || (body && (body.x402Version !== undefined || Array.isArray(body.accepts)))) found.add('x402');
+    if (/^\s*Payment\s/i.test(probe.headers['www-authenticate'] ?? '')) found.add('payment-auth');
+  }
+  if (isOk(a.wellKnown.acp) && parseJsonObject(a.wellKnown.acp.body)) found.add('acp');
+  if (isOk(a.wellKnown.ucp) && parseJsonObject(a.wellKnown.ucp.body)) found.add('ucp');
+  if (ap2Extension(a)) found.add('ap2');
+  return found;
+}
+
+export function ap2Extension(a: Artifacts): string | null {
+  const card = isOk(a.wellKnown.agentCard) ? parseJsonObject(a.wellKnown.agentCard.body) : null;
+  const extensions = (card?.capabilities as { extensions?: unknown } | undefined)?.extensions;
+  if (!Array.isArray(extensions)) return null;
+  const match = extensions.find((e) => typeof (e as { uri?: unknown })?.uri === 'string' && /ap2/i.test((e as { uri: string }).uri));
+  return match ? (match as { uri: string }).uri : null;
+}
+
+/** Commerce means payments can apply: a priced pricing page, offers, a checkout link, or a payment protocol already in place. */
+export function hasCommerce(a: Artifacts): boolean {
+  if (structuredOffers(a).length > 0 || pricingPageShowsPrices(a)) return true;
+  if ((a.homeHtml?.links ?? []).some((l) => /\/(checkout|cart|buy)(\/|$|\?)/i.test(l.href))) return true;
+  return paymentProtocols(a).size > 0;
+}
+
+export function hasApiSurface(a: Artifacts): boolean {
+  const links = parseLinkHeader(a.home?.headers.link ?? '', a.targetUrl);
+  if (links.some((l) => l.rel.some((r) => r === 'service-desc' || r === 'service-doc' || r === 'api-catalog'))) return true;
+  if (a.openapi.some((d) => isOk(d) && validOpenApi(d) !== null)) return true;
+  return (a.homeHtml?.links ?? []).some((l) => /(^|\b)(api|developers?)(\b|$)/i.test(l.text) || /\/(api|developers?)(\/|$)/i.test(safePath(l.href)));
+}
+
+/** A product or business site, as opposed to a publication: the conditional checks (AgentReady style) apply to these. */
+export function isProductSite(a: Artifacts): boolean {
+  return hasCommerce(a) || hasApiSurface(a) || a.mcp !== null || (a.homeHtml?.links ?? []).some((l) => /sign ?up|get started|free trial|create (an )?account/i.test(l.text));
+}
+
+export function validOpenApi(doc: FetchedDoc): string | null {
+  const spec = parseJsonObject(doc.body);
+  if (!spec) return null;
+  const version = typeof spec.openapi === 'string' ? spec.openapi : typeof spec.swagger === 'string' ? spec.swagger : null;
+  if (!version || !/^(3\.[01]|2\.0)/.test(version)) return null;
+  if (!spec.paths || typeof spec.paths !== 'object') return null;
+  return version;
+}

@@ -1,0 +1,248 @@
+import type { Artifacts, McpTool } from '../../gather/artifacts';
+import { uiResourceUriOf } from '../../gather/mcp-session';
+import type { CheckOutcome } from '../types';
+import { ALL_KINDS, defineCheck, excerpt, outcome } from '../define';
+
+/** Shared applicability: MCP checks need a live session; an OAuth wall means we could not look. */
+function mcpGate(a: Artifacts): CheckOutcome | null {
+  if (!a.mcp) return outcome('not_applicable', 'No MCP server was found');
+  if (a.mcp.auth.required && !a.mcp.initialize.ok) return outcome('couldnt_check', 'The MCP server requires OAuth sign-in before it answers', { url: a.mcp.endpoint, status: a.mcp.auth.status });
+  if (!a.mcp.initialize.ok) {
+    return a.mcp.initialize.fetchFailure
+      ? outcome('couldnt_check', `Could not reach the MCP server: ${a.mcp.initialize.error}`, { url: a.mcp.endpoint })
+      : outcome('failed', `The MCP handshake failed: ${a.mcp.initialize.error}`, { url: a.mcp.endpoint });
+  }
+  return null;
+}
+
+function toolsGate(a: Artifacts): CheckOutcome | { tools: McpTool[] } {
+  const gate = mcpGate(a);
+  if (gate) return gate.status === 'failed' ? outcome('not_applicable', 'The MCP handshake failed, so there are no tools to judge', gate.evidence) : gate;
+  const tools = a.mcp!.tools;
+  if (!tools || !tools.ok) return outcome('not_applicable', 'tools/list did not answer', { url: a.mcp!.endpoint });
+  if (tools.items.length === 0) return outcome('not_applicable', 'The server lists no tools', { url: a.mcp!.endpoint });
+  return { tools: tools.items };
+}
+
+function graded(good: number, total: number, what: string, url: string, examples: string[]): CheckOutcome {
+  const detail = `${good} of ${total} tools ${what}${examples.length > 0 ? `; not: ${examples.slice(0, 5).join(', ')}` : ''}`;
+  if (good === total) return outcome('passed', detail, { url });
+  if (good * 2 >= total) return outcome('warning', detail, { url });
+  return outcome('failed', detail, { url });
+}
+
+export const mcpInitialize = defineCheck({
+  id: 'mcp-initialize',
+  name: 'MCP initialize handshake',
+  layer: 'usability',
+  tier: 'required',
+  appliesTo: ALL_KINDS,
+  description: 'initialize over Streamable HTTP (or legacy HTTP+SSE) returns protocolVersion, capabilities and serverInfo.',
+  fix: 'Implement the Streamable HTTP transport with an official MCP SDK; POST /mcp must accept application/json and text/event-stream.',
+  evaluate(a) {
+    const gate = mcpGate(a);
+    if (gate) return gate;
+    const init = a.mcp!.initialize;
+    const detail = `${a.mcp!.transport} transport, protocol ${init.protocolVersion ?? 'unknown'}, server "${init.serverInfo?.name ?? '?'}"`;
+    if (!init.serverInfo?.name || !init.capabilities) return outcome('warning', `${detail}; serverInfo or capabilities missing`, { url: a.mcp!.endpoint });
+    if (a.mcp!.transport === 'sse') return outcome('warning', `${detail}; HTTP+SSE is deprecated since 2025-03-26`, { url: a.mcp!.endpoint, fix: 'Move to the Streamable HTTP transport.' });
+    return outcome('passed', detail, { url: a.mcp!.endpoint });
+  },
+});
+
+export const mcpToolsList = defineCheck({
+  id: 'mcp-tools-list',
+  name: 'tools/list returns tools',
+  layer: 'usability',
+  tier: 'required',
+  appliesTo: ALL_KINDS,
+  description: 'tools/list answers (following pagination) with at least one tool.',
+  fix: 'Register at least one tool and make sure tools/list answers without authentication errors.',
+  evaluate(a) {
+    const gate = mcpGate(a);
+    if (gate) return gate.status === 'failed' ? outcome('not_applicable', 'The MCP handshake failed', gate.evidence) : gate;
+    const tools = a.mcp!.tools;
+    if (!tools || !tools.ok) return outcome('failed', `tools/list failed: ${tools?.error ?? 'no answer'}`, { url: a.mcp!.endpoint });
+    if (tools.items.length === 0) return outcome('failed', 'tools/list returned no tools', { url: a.mcp!.endpoint });
+    return outcome('passed', `${tools.items.length} tool(s): ${tools.items.slice(0, 8).map((t) => t.name).join(', ')}`, { url: a.mcp!.endpoint });
+  },
+});
+
+function schemaProperties(tool: McpTool): Record<string, { description?: unknown }> | null {
+  const schema = tool.inputSchema as { type?: unknown; properties?: unknown } | undefined;
+  if (!schema || typeof schema !== 'object' || schema.type !== 'object') return null;
+  return (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, { description?: unknown }>;
+}
+
+export const mcpToolSchemas = defineCheck({
+  id: 'mcp-tool-schemas',
+  name: 'Tool inputs have described JSON Schemas',
+  layer: 'usability',
+  tier: 'required',
+  appliesTo: ALL_KINDS,
+  description: 'Every tool has an object inputSchema whose parameters carry descriptions.',
+  fix: 'Give every tool parameter a description (e.g. z.string().describe("IATA airport code")), so agents fill arguments correctly.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    const invalid = gate.tools.filter((t) => schemaProperties(t) === null);
+    if (invalid.length > 0) return outcome('failed', `${invalid.length} tool(s) lack an object inputSchema: ${invalid.map((t) => t.name).join(', ')}`, { url: a.mcp!.endpoint });
+    let params = 0;
+    let described = 0;
+    const undocumented: string[] = [];
+    for (const tool of gate.tools) {
+      for (const [name, prop] of Object.entries(schemaProperties(tool)!)) {
+        params++;
+        if (typeof prop?.description === 'string' && prop.description.trim().length > 0) described++;
+        else undocumented.push(`${tool.name}.${name}`);
+      }
+    }
+    if (params === 0) return outcome('passed', 'All tools have object schemas (no parameters)', { url: a.mcp!.endpoint });
+    const detail = `${described} of ${params} parameters described${undocumented.length ? `; missing: ${undocumented.slice(0, 6).join(', ')}` : ''}`;
+    if (described === params) return outcome('passed', detail, { url: a.mcp!.endpoint });
+    return outcome(described * 2 >= params ? 'warning' : 'failed', detail, { url: a.mcp!.endpoint });
+  },
+});
+
+const MIN_DESCRIPTION = 40;
+const MAX_DESCRIPTION = 2000;
+
+export const mcpToolDescriptions = defineCheck({
+  id: 'mcp-tool-descriptions',
+  name: 'Tools have useful descriptions',
+  layer: 'usability',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: `Each tool description says what it does and when to use it (${MIN_DESCRIPTION}-${MAX_DESCRIPTION} characters).`,
+  fix: 'Write descriptions that state purpose, when to use the tool, side effects and what it returns, in one or two sentences.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    const bad = gate.tools.filter((t) => {
+      const length = (t.description ?? '').trim().length;
+      return length < MIN_DESCRIPTION || length > MAX_DESCRIPTION;
+    });
+    return graded(gate.tools.length - bad.length, gate.tools.length, 'have a useful description', a.mcp!.endpoint, bad.map((t) => `${t.name} ("${excerpt(t.description ?? '', 40)}")`));
+  },
+});
+
+export const mcpToolAnnotations = defineCheck({
+  id: 'mcp-tool-annotations',
+  name: 'Tools carry behaviour annotations',
+  layer: 'usability',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: 'Annotations (readOnlyHint, destructiveHint, idempotentHint, openWorldHint) let clients decide what needs confirmation.',
+  fix: 'Add annotations to every tool, at least readOnlyHint, and destructiveHint for tools that change data.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    const annotated = gate.tools.filter((t) => t.annotations && (typeof t.annotations.readOnlyHint === 'boolean' || typeof t.annotations.destructiveHint === 'boolean'));
+    return graded(annotated.length, gate.tools.length, 'are annotated', a.mcp!.endpoint, gate.tools.filter((t) => !annotated.includes(t)).map((t) => t.name));
+  },
+});
+
+const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+export const mcpToolNames = defineCheck({
+  id: 'mcp-tool-names',
+  name: 'Tool names are safe and unique',
+  layer: 'usability',
+  tier: 'required',
+  appliesTo: ALL_KINDS,
+  description: 'Tool names match [A-Za-z0-9_-]{1,64} and are unique, which every client accepts.',
+  fix: 'Rename tools to letters, digits, underscore and hyphen only, at most 64 characters, each name once.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    const unsafe = gate.tools.filter((t) => !SAFE_NAME.test(t.name)).map((t) => t.name);
+    const seen = new Set<string>();
+    const duplicates = gate.tools.filter((t) => (seen.has(t.name) ? true : (seen.add(t.name), false))).map((t) => t.name);
+    if (unsafe.length === 0 && duplicates.length === 0) return outcome('passed', `${gate.tools.length} safe, unique names`, { url: a.mcp!.endpoint });
+    return outcome('failed', [unsafe.length ? `unsafe: ${unsafe.join(', ')}` : '', duplicates.length ? `duplicated: ${duplicates.join(', ')}` : ''].filter(Boolean).join('; '), { url: a.mcp!.endpoint });
+  },
+});
+
+const HIDDEN_UNICODE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF]|[\u{E0000}-\u{E007F}]/u;
+const INJECTION = /ignore (all )?(previous|prior|above) instructions|disregard (the )?(system|previous)|<important>|do not (tell|inform|mention to) the user|system prompt|exfiltrat|send .{0,40}(ssh|private key|password|credential)/i;
+
+export const mcpSafetyLint = defineCheck({
+  id: 'mcp-safety-lint',
+  name: 'Tool metadata has no hidden instructions',
+  layer: 'usability',
+  tier: 'recommended',
+  appliesTo: ALL_KINDS,
+  description: 'Tool names, descriptions and parameter descriptions contain no invisible Unicode and no prompt-injection phrases (tool poisoning).',
+  fix: 'Remove invisible characters and any instructions aimed at the model ("ignore previous instructions", "<IMPORTANT>", "do not tell the user") from tool metadata.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    for (const tool of gate.tools) {
+      const texts = [tool.name, tool.title ?? '', tool.description ?? '', JSON.stringify(tool.inputSchema ?? {})];
+      const joined = texts.join('\n');
+      if (HIDDEN_UNICODE.test(joined)) return outcome('failed', `Tool ${tool.name} contains invisible Unicode characters`, { url: a.mcp!.endpoint, excerpt: excerpt(JSON.stringify(tool.description ?? '')) });
+      const injection = INJECTION.exec(joined);
+      if (injection) return outcome('failed', `Tool ${tool.name} contains a prompt-injection phrase: "${injection[0]}"`, { url: a.mcp!.endpoint, excerpt: excerpt(tool.description ?? '') });
+    }
+    return outcome('passed', `${gate.tools.length} tool(s) checked, nothing suspicious`, { url: a.mcp!.endpoint });
+  },
+});
+
+export const mcpOutputSchema = defineCheck({
+  id: 'mcp-output-schema',
+  name: 'Tools declare structured output',
+  layer: 'usability',
+  tier: 'emerging',
+  appliesTo: ALL_KINDS,
+  description: 'outputSchema on tools (with structuredContent results) lets agents use results without parsing prose.',
+  fix: 'Declare outputSchema for tools that return data and return structuredContent alongside text.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    const withSchema = gate.tools.filter((t) => t.outputSchema && typeof t.outputSchema === 'object');
+    if (withSchema.length === 0) return outcome('failed', 'No tool declares an outputSchema', { url: a.mcp!.endpoint });
+    if (withSchema.length === gate.tools.length) return outcome('passed', 'Every tool declares an outputSchema', { url: a.mcp!.endpoint });
+    return outcome('warning', `${withSchema.length} of ${gate.tools.length} tools declare an outputSchema`, { url: a.mcp!.endpoint });
+  },
+});
+
+export const mcpAppsUiResource = defineCheck({
+  id: 'mcp-apps-ui-resource',
+  name: 'MCP Apps views are served correctly',
+  layer: 'usability',
+  tier: 'emerging',
+  label: 'beta',
+  appliesTo: ALL_KINDS,
+  description: 'Tools that link a view (_meta.ui.resourceUri) point to a ui:// resource that resources/read returns as text/html;profile=mcp-app with HTML.',
+  fix: 'Serve each ui:// resource with mimeType "text/html;profile=mcp-app" and a complete HTML document, as the MCP Apps extension specifies.',
+  evaluate(a) {
+    const gate = toolsGate(a);
+    if ('status' in gate) return gate;
+    const linking = gate.tools.filter((t) => uiResourceUriOf(t) !== null);
+    if (linking.length === 0) return outcome('not_applicable', 'No tool links a UI resource');
+    const resources = a.mcp!.uiResources;
+    const bad = resources.filter((r) => !r.ok || !/^text\/html;\s*profile=mcp-app$/i.test(r.mimeType ?? '') || !/<html|<!doctype html/i.test(r.text ?? ''));
+    if (resources.length > 0 && bad.length === 0) return outcome('passed', `${resources.length} view(s) served as text/html;profile=mcp-app: ${resources.map((r) => r.uri).join(', ')}`, { url: a.mcp!.endpoint });
+    const first = bad[0];
+    return outcome('failed', first ? `${first.uri}: ${first.error ?? `mimeType ${first.mimeType ?? 'missing'}`}` : 'Linked views could not be read', { url: a.mcp!.endpoint });
+  },
+});
+
+export const mcpAppsCsp = defineCheck({
+  id: 'mcp-apps-csp',
+  name: 'MCP Apps views declare their CSP domains',
+  layer: 'usability',
+  tier: 'emerging',
+  label: 'beta',
+  bonus: true,
+  appliesTo: ALL_KINDS,
+  description: 'UI resources list the domains they connect to in _meta.ui.csp, so hosts can sandbox them tightly.',
+  fix: 'Add _meta.ui.csp {connectDomains, resourceDomains} to each ui:// resource.',
+  evaluate(a) {
+    const resources = a.mcp?.uiResources.filter((r) => r.ok) ?? [];
+    if (resources.length === 0) return outcome('not_applicable', 'No UI resources were read');
+    const declared = resources.filter((r) => (r.meta?.ui as { csp?: unknown } | undefined)?.csp);
+    if (declared.length === resources.length) return outcome('passed', 'Every view declares _meta.ui.csp', { url: a.mcp!.endpoint });
+    return outcome('failed', `${resources.length - declared.length} view(s) without _meta.ui.csp`, { url: a.mcp!.endpoint });
+  },
+});

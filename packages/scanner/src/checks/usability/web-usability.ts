@@ -1,0 +1,88 @@
+import { defineCheck, docEvidence, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
+import { hasCommerce, isProductSite, pricingPageShowsPrices, structuredOffers } from '../signals';
+
+export const markdownNegotiation = defineCheck({
+  id: 'markdown-negotiation',
+  name: 'Markdown on request',
+  layer: 'usability',
+  tier: 'recommended',
+  appliesTo: WEBSITE,
+  description: 'Accept: text/markdown returns real markdown (not relabelled HTML) with Vary: Accept, or the page links a markdown alternate.',
+  fix: 'Answer Accept: text/markdown with a markdown rendering of the page and Vary: Accept, or link one with <link rel="alternate" type="text/markdown" href="...">.',
+  evaluate(a) {
+    const doc = a.markdown;
+    const problem = unreachable(doc, 'the home page as markdown');
+    if (problem || !doc) return problem!;
+    const isMarkdownType = /text\/(markdown|x-markdown)/i.test(doc.contentType ?? '');
+    if (isOk(doc) && isMarkdownType) {
+      if (/^\s*</.test(doc.body) || looksLikeHtml({ ...doc, contentType: '' })) return outcome('failed', 'Labelled text/markdown but the body is HTML', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
+      if (/accept/i.test(doc.headers.vary ?? '')) return outcome('passed', 'Markdown is negotiated with Vary: Accept', { ...docEvidence(doc, 'body'), header: `vary: ${doc.headers.vary}` });
+      return outcome('warning', 'Markdown is served, but without Vary: Accept caches may hand it to browsers', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
+    }
+    const alternate = a.homeHtml?.links.find((l) => l.rel.includes('alternate') && /markdown/.test(l.type));
+    if (alternate) return outcome('warning', `No negotiation, but a markdown alternate is linked: ${alternate.href}`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: alternate.href });
+    return outcome('failed', `Accept: text/markdown returned ${doc.contentType ?? 'no content type'}`, { ...docEvidence(doc), header: `content-type: ${doc.contentType ?? '(none)'}` });
+  },
+});
+
+export const pricingReadable = defineCheck({
+  id: 'pricing-readable',
+  name: 'Pricing is machine-readable',
+  layer: 'usability',
+  tier: 'recommended',
+  appliesTo: WEBSITE,
+  description: 'A public pricing page whose plans carry schema.org Offer / AggregateOffer with price and priceCurrency.',
+  fix: 'Add JSON-LD to /pricing: a Product with offers [{"@type":"Offer","name":"Pro","price":"49","priceCurrency":"USD"}].',
+  evaluate(a) {
+    if (!hasCommerce(a)) return outcome('not_applicable', 'No commerce was detected (no priced pricing page, offers or checkout)');
+    const offers = structuredOffers(a);
+    if (offers.length > 0) return outcome('passed', `${offers.length} Offer(s) with price and currency, e.g. ${String(offers[0].name ?? '')} ${String(offers[0].price ?? offers[0].lowPrice)} ${String(offers[0].priceCurrency)}`.replace(/\s+/g, ' '), docEvidence(a.pricing));
+    if (pricingPageShowsPrices(a)) return outcome('warning', 'The pricing page shows prices as text only, without schema.org offers', docEvidence(a.pricing, 'body'));
+    return outcome('failed', a.pricing?.status ? `No readable pricing page (HTTP ${a.pricing.status})` : 'No pricing page was found', docEvidence(a.pricing));
+  },
+});
+
+export const docsLinks = defineCheck({
+  id: 'docs-links',
+  name: 'Home page links to docs',
+  layer: 'usability',
+  tier: 'recommended',
+  appliesTo: WEBSITE,
+  description: 'An agent starting at the home page can reach documentation or an API reference in one hop.',
+  fix: 'Link "Docs" and "API" from the home page navigation or footer.',
+  evaluate(a) {
+    if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so documentation is not expected');
+    const problem = unreachable(a.home, 'the home page');
+    if (problem) return problem;
+    const links = a.homeHtml?.links ?? [];
+    const docs = links.filter((l) => /\b(docs?|documentation|developers?|api|reference|help center|guides?)\b/i.test(`${l.text} ${safePath(l.href)}`));
+    if (docs.length > 0) return outcome('passed', `Links to ${[...new Set(docs.map((l) => l.href))].slice(0, 3).join(', ')}`, docEvidence(a.home));
+    return outcome('failed', 'No link to documentation or an API reference on the home page', docEvidence(a.home));
+  },
+});
+
+export const webMcp = defineCheck({
+  id: 'webmcp',
+  name: 'WebMCP tools on the page',
+  layer: 'usability',
+  tier: 'emerging',
+  bonus: true,
+  appliesTo: WEBSITE,
+  description: 'The page declares tools for in-browser agents: <form toolname tooldescription> or navigator.modelContext.registerTool.',
+  fix: 'Annotate key forms with toolname and tooldescription attributes, or register tools with navigator.modelContext.',
+  evaluate(a) {
+    const problem = unreachable(a.home, 'the home page');
+    if (problem) return problem;
+    const html = a.homeHtml;
+    if (html && (html.webmcpForms > 0 || html.webmcpScript)) return outcome('passed', html.webmcpForms > 0 ? `${html.webmcpForms} form(s) declare a toolname` : 'A script registers WebMCP tools', docEvidence(a.home));
+    return outcome('failed', 'No WebMCP declarations on the home page', docEvidence(a.home));
+  },
+});
+
+function safePath(href: string): string {
+  try {
+    return new URL(href).pathname;
+  } catch {
+    return href;
+  }
+}

@@ -1,0 +1,14 @@
+import { CHECK_CATALOG } from '../checks/catalog';
+import { CATALOG_VERSION } from '../version';
+
+export function catalogMarkdown(): string {
+  const rows = CHECK_CATALOG.map((c) => `| \`${c.id}\` | ${c.name} | ${c.layer} | ${c.tier} | ${c.label ?? ''} | ${c.bonus ? 'yes' : ''} | ${c.points} | ${c.appliesTo.join(', ')} |`);
+  return [
+    `Check catalog ${CATALOG_VERSION} (${CHECK_CATALOG.length} checks)`,
+    '',
+    '| id | name | layer | tier | label | bonus | points | applies to |',
+    '|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}

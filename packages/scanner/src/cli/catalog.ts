@@ -1,0 +1,3 @@
+import { catalogMarkdown } from './catalog-markdown';
+
+process.stdout.write(catalogMarkdown());

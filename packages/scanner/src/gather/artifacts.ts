@@ -1,0 +1,123 @@
+import type { HtmlSummary } from '../util/html-summary';
+import type { TargetKind } from '../types';
+
+/** One fetched piece of evidence. A failed fetch is data (status null + error), never an exception. */
+export interface FetchedDoc {
+  url: string;
+  finalUrl: string | null;
+  status: number | null;
+  headers: Record<string, string>;
+  contentType: string | null;
+  body: string;
+  error: { code: string; message: string } | null;
+}
+
+export type AgentFamily = 'training' | 'search' | 'user';
+
+export interface AgentView {
+  agent: string;
+  family: AgentFamily;
+  doc: FetchedDoc;
+}
+
+export type WellKnownName =
+  | 'apiCatalog'
+  | 'mcpServerCard'
+  | 'mcpJson'
+  | 'agentCard'
+  | 'agentSkills'
+  | 'oauthAuthorizationServer'
+  | 'openidConfiguration'
+  | 'oauthProtectedResource'
+  | 'acp'
+  | 'ucp';
+
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+export interface McpUiResource {
+  uri: string;
+  ok: boolean;
+  mimeType: string | null;
+  text: string | null;
+  meta: Record<string, unknown> | null;
+  error: string | null;
+}
+
+export interface McpArtifact {
+  endpoint: string;
+  source: 'target' | 'server-card';
+  transport: 'streamable-http' | 'sse' | null;
+  /** The server demanded OAuth before answering. */
+  auth: { required: boolean; status: number | null; wwwAuthenticate: string | null; resourceMetadataUrl: string | null };
+  initialize: {
+    ok: boolean;
+    protocolVersion: string | null;
+    serverInfo: { name: string; version?: string; title?: string } | null;
+    capabilities: Record<string, unknown> | null;
+    instructions: string | null;
+    error: string | null;
+    /** True when the failure was on our side of the wire (timeout, DNS...), so checks say couldnt_check. */
+    fetchFailure: boolean;
+  };
+  tools: { ok: boolean; items: McpTool[]; error: string | null } | null;
+  uiResources: McpUiResource[];
+}
+
+export interface Artifacts {
+  kind: TargetKind;
+  targetUrl: string;
+  origin: string;
+  /** The target fetched as a browser would. */
+  home: FetchedDoc | null;
+  homeHtml: HtmlSummary | null;
+  agentViews: AgentView[];
+  markdown: FetchedDoc | null;
+  robots: FetchedDoc | null;
+  sitemaps: FetchedDoc[];
+  llmsTxt: FetchedDoc | null;
+  llmsFullTxt: FetchedDoc | null;
+  wellKnown: Partial<Record<WellKnownName, FetchedDoc>>;
+  openapi: FetchedDoc[];
+  notFoundProbe: FetchedDoc | null;
+  pricing: FetchedDoc | null;
+  pricingHtml: HtmlSummary | null;
+  paymentProbe: FetchedDoc | null;
+  mcp: McpArtifact | null;
+  /** Protected-resource metadata named by the MCP server's 401, when there was one. */
+  protectedResource: FetchedDoc | null;
+  /** Authorization-server metadata found from the protected-resource metadata, or at the origin. */
+  authorizationServer: FetchedDoc | null;
+}
+
+export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
+  return {
+    kind,
+    targetUrl,
+    origin: new URL(targetUrl).origin,
+    home: null,
+    homeHtml: null,
+    agentViews: [],
+    markdown: null,
+    robots: null,
+    sitemaps: [],
+    llmsTxt: null,
+    llmsFullTxt: null,
+    wellKnown: {},
+    openapi: [],
+    notFoundProbe: null,
+    pricing: null,
+    pricingHtml: null,
+    paymentProbe: null,
+    mcp: null,
+    protectedResource: null,
+    authorizationServer: null,
+  };
+}

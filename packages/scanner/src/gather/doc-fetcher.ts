@@ -1,0 +1,63 @@
+import { GuardedFetch } from '../fetch/guarded-fetch';
+import { GuardedFetchError } from '../fetch/errors';
+import type { FetchedDoc } from './artifacts';
+
+export interface DocRequest {
+  method?: 'GET' | 'HEAD';
+  headers?: Record<string, string>;
+}
+
+/** Fetches each (URL, headers) once per scan and turns every outcome, including failures, into a FetchedDoc. */
+export class DocFetcher {
+  private readonly cache = new Map<string, Promise<FetchedDoc>>();
+  readonly seen: FetchedDoc[] = [];
+
+  constructor(private readonly fetch: GuardedFetch) {}
+
+  get(url: string, request: DocRequest = {}): Promise<FetchedDoc> {
+    const headers = request.headers ?? {};
+    const key = `${request.method ?? 'GET'} ${url} ${JSON.stringify(Object.entries(headers).sort())}`;
+    let pending = this.cache.get(key);
+    if (!pending) {
+      pending = this.load(url, request.method ?? 'GET', headers);
+      this.cache.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async load(url: string, method: string, headers: Record<string, string>): Promise<FetchedDoc> {
+    let doc: FetchedDoc;
+    try {
+      const response = await this.fetch(url, { method, headers });
+      const responseHeaders: Record<string, string> = {};
+      response.headers.forEach((value, key) => {
+        responseHeaders[key] = value;
+      });
+      let body = '';
+      let error: FetchedDoc['error'] = null;
+      try {
+        body = new TextDecoder('utf-8', { fatal: false }).decode(await response.arrayBuffer());
+      } catch (bodyError) {
+        error = describe(bodyError);
+      }
+      doc = {
+        url,
+        finalUrl: response.url || url,
+        status: response.status,
+        headers: responseHeaders,
+        contentType: responseHeaders['content-type'] ?? null,
+        body,
+        error,
+      };
+    } catch (fetchError) {
+      doc = { url, finalUrl: null, status: null, headers: {}, contentType: null, body: '', error: describe(fetchError) };
+    }
+    this.seen.push(doc);
+    return doc;
+  }
+}
+
+function describe(error: unknown): { code: string; message: string } {
+  if (error instanceof GuardedFetchError) return { code: error.code, message: error.message };
+  return { code: 'network', message: error instanceof Error ? error.message : String(error) };
+}

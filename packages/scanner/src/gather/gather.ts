@@ -1,0 +1,186 @@
+import { summarizeHtml } from '../util/html-summary';
+import { parseJson } from '../util/json';
+import { parseLinkHeader } from '../util/link-header';
+import type { GuardedFetch } from '../fetch/guarded-fetch';
+import type { Artifacts, FetchedDoc, WellKnownName } from './artifacts';
+import type { DocFetcher } from './doc-fetcher';
+import { gatherMcpSession } from './mcp-session';
+import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT } from './user-agents';
+
+export interface GatherContext {
+  fetcher: DocFetcher;
+  fetch: GuardedFetch;
+  signal: AbortSignal;
+  requestTimeoutMs: number;
+  userAgent: string;
+}
+
+const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
+  apiCatalog: '/.well-known/api-catalog',
+  mcpServerCard: '/.well-known/mcp/server-card.json',
+  mcpJson: '/.well-known/mcp.json',
+  agentCard: '/.well-known/agent-card.json',
+  agentSkills: '/.well-known/agent-skills/index.json',
+  oauthAuthorizationServer: '/.well-known/oauth-authorization-server',
+  openidConfiguration: '/.well-known/openid-configuration',
+  oauthProtectedResource: '/.well-known/oauth-protected-resource',
+  acp: '/.well-known/acp.json',
+  ucp: '/.well-known/ucp',
+};
+
+const MCP_WELL_KNOWNS: WellKnownName[] = ['mcpServerCard', 'mcpJson', 'oauthAuthorizationServer', 'openidConfiguration', 'oauthProtectedResource'];
+
+/** Every lane runs at once; lanes only wait on what they truly depend on (robots before its sitemaps, OpenAPI before the 402 probe). */
+export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<void> {
+  const { fetcher, userAgent } = ctx;
+  const target = a.targetUrl;
+  const at = (path: string): string => new URL(path, a.origin).href;
+  await Promise.all([
+    (async () => {
+      a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
+      const named = sitemapLines(a.robots).slice(0, 2);
+      const candidates = [...new Set([...named, at('/sitemap.xml')])];
+      a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
+    })(),
+    fetcher.get(at('/sitemap.xml'), { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } }),
+    (async () => {
+      a.llmsTxt = await fetcher.get(at('/llms.txt'), { headers: { accept: 'text/markdown,text/plain,*/*;q=0.5' } });
+    })(),
+    (async () => {
+      a.llmsFullTxt = await fetcher.get(at('/llms-full.txt'), { headers: { accept: 'text/markdown,text/plain,*/*;q=0.5' } });
+    })(),
+    (async () => {
+      a.agentViews = await Promise.all(
+        AGENT_VIEWS.map(async (view) => ({ ...view, doc: await fetcher.get(target, { headers: { 'user-agent': agentUserAgent(userAgent, view.agent), accept: HTML_ACCEPT } }) })),
+      );
+    })(),
+    (async () => {
+      a.markdown = await fetcher.get(target, { headers: { accept: 'text/markdown, text/plain;q=0.5' } });
+    })(),
+    gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]),
+    (async () => {
+      const linked = parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? target)
+        .filter((l) => l.rel.includes('service-desc'))
+        .map((l) => l.href);
+      const candidates = [...new Set([...linked.slice(0, 2), at('/openapi.json'), at('/swagger.json')])];
+      a.openapi = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/json,application/openapi+json,*/*;q=0.5' } })));
+      const probe = paymentProbeUrl(a.openapi, a.origin);
+      if (probe) a.paymentProbe = await fetcher.get(probe, { headers: { accept: 'application/json' } });
+    })(),
+    (async () => {
+      a.notFoundProbe = await fetcher.get(at('/.arl-probe-4f1c9e-this-page-does-not-exist'), { headers: { accept: HTML_ACCEPT } });
+    })(),
+    (async () => {
+      const pricingLink = a.homeHtml?.links.find((l) => {
+        try {
+          const u = new URL(l.href);
+          return u.origin === a.origin && (/^\/(pricing|plans)\/?$/i.test(u.pathname) || /^(pricing|plans)$/i.test(l.text));
+        } catch {
+          return false;
+        }
+      });
+      a.pricing = await fetcher.get(pricingLink?.href ?? at('/pricing'), { headers: { accept: HTML_ACCEPT } });
+      if (a.pricing.status === 200 && /html/i.test(a.pricing.contentType ?? '')) a.pricingHtml = summarizeHtml(a.pricing.body, a.pricing.finalUrl ?? a.pricing.url);
+    })(),
+    (async () => {
+      const card = await fetcher.get(at(WELL_KNOWN_PATHS.mcpServerCard), { headers: { accept: 'application/json' } });
+      const endpoint = mcpEndpointFromCard(card, a.origin);
+      if (endpoint) {
+        a.mcp = await gatherMcpSession(endpoint, { fetch: ctx.fetch, signal: ctx.signal, timeoutMs: ctx.requestTimeoutMs, source: 'server-card' });
+        await gatherOAuthForMcp(ctx, a);
+      }
+    })(),
+  ]);
+  await resolveAuthorizationServer(ctx, a);
+}
+
+/** For a target that is itself an MCP server: the session was opened during kind detection. */
+export async function gatherMcpTarget(ctx: GatherContext, a: Artifacts): Promise<void> {
+  await Promise.all([gatherWellKnowns(ctx, a, MCP_WELL_KNOWNS), gatherOAuthForMcp(ctx, a)]);
+  await resolveAuthorizationServer(ctx, a);
+}
+
+async function gatherWellKnowns(ctx: GatherContext, a: Artifacts, names: WellKnownName[]): Promise<void> {
+  await Promise.all(
+    names.map(async (name) => {
+      a.wellKnown[name] = await ctx.fetcher.get(new URL(WELL_KNOWN_PATHS[name], a.origin).href, { headers: { accept: 'application/json,*/*;q=0.5' } });
+    }),
+  );
+}
+
+async function gatherOAuthForMcp(ctx: GatherContext, a: Artifacts): Promise<void> {
+  if (!a.mcp?.auth.required) return;
+  const endpoint = new URL(a.mcp.endpoint);
+  const candidates = [
+    a.mcp.auth.resourceMetadataUrl,
+    `${endpoint.origin}/.well-known/oauth-protected-resource${endpoint.pathname === '/' ? '' : endpoint.pathname}`,
+    `${endpoint.origin}/.well-known/oauth-protected-resource`,
+  ].filter((u): u is string => Boolean(u));
+  for (const url of [...new Set(candidates)]) {
+    const doc = await ctx.fetcher.get(url, { headers: { accept: 'application/json' } });
+    a.protectedResource = doc;
+    if (doc.status === 200 && parseJson(doc.body) !== undefined) return;
+  }
+}
+
+async function resolveAuthorizationServer(ctx: GatherContext, a: Artifacts): Promise<void> {
+  const prm = a.protectedResource?.status === 200 ? (parseJson(a.protectedResource.body) as { authorization_servers?: unknown } | undefined) : undefined;
+  const issuer = Array.isArray(prm?.authorization_servers) && typeof prm.authorization_servers[0] === 'string' ? prm.authorization_servers[0] : null;
+  if (issuer) {
+    try {
+      const u = new URL(issuer);
+      const suffix = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
+      const asDoc = await ctx.fetcher.get(`${u.origin}/.well-known/oauth-authorization-server${suffix}`, { headers: { accept: 'application/json' } });
+      a.authorizationServer = asDoc.status === 200 ? asDoc : await ctx.fetcher.get(`${u.origin}/.well-known/openid-configuration${suffix}`, { headers: { accept: 'application/json' } });
+      return;
+    } catch {
+      // an unparseable issuer falls back to the origin's own metadata
+    }
+  }
+  const own = a.wellKnown.oauthAuthorizationServer;
+  a.authorizationServer = own?.status === 200 ? own : (a.wellKnown.openidConfiguration ?? own ?? null);
+}
+
+export function sitemapLines(robots: FetchedDoc | null): string[] {
+  if (!robots || robots.status !== 200) return [];
+  const urls: string[] = [];
+  for (const line of robots.body.split(/\r?\n/)) {
+    const match = /^\s*sitemap\s*:\s*(\S+)/i.exec(line);
+    if (!match) continue;
+    try {
+      urls.push(new URL(match[1], robots.finalUrl ?? robots.url).href);
+    } catch {
+      // ignore malformed lines
+    }
+  }
+  return urls;
+}
+
+export function mcpEndpointFromCard(card: FetchedDoc | null, origin: string): string | null {
+  if (!card || card.status !== 200) return null;
+  const json = parseJson(card.body) as Record<string, unknown> | undefined;
+  if (!json || typeof json !== 'object') return null;
+  const remotes = Array.isArray(json.remotes) ? (json.remotes as Array<Record<string, unknown>>) : [];
+  const preferred = remotes.find((r) => r.type === 'streamable-http') ?? remotes[0];
+  const raw = preferred?.url ?? json.url ?? json.endpoint;
+  if (typeof raw !== 'string') return null;
+  try {
+    return new URL(raw, origin).href;
+  } catch {
+    return null;
+  }
+}
+
+function paymentProbeUrl(docs: FetchedDoc[], origin: string): string | null {
+  for (const doc of docs) {
+    if (doc.status !== 200) continue;
+    const spec = parseJson(doc.body) as { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> } | undefined;
+    if (!spec?.paths || typeof spec.paths !== 'object') continue;
+    for (const [path, operations] of Object.entries(spec.paths)) {
+      if (path.includes('{')) continue;
+      const get = operations?.get;
+      if (get?.responses && Object.prototype.hasOwnProperty.call(get.responses, '402')) return new URL(path, origin).href;
+    }
+  }
+  return null;
+}

@@ -1,0 +1,186 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { GuardedFetch } from '../fetch/guarded-fetch';
+import { GuardedFetchError } from '../fetch/errors';
+import { CATALOG_VERSION } from '../version';
+import type { McpArtifact, McpTool, McpUiResource } from './artifacts';
+
+const MAX_TOOL_PAGES = 10;
+const MAX_UI_RESOURCES = 5;
+
+interface Observed {
+  status: number | null;
+  wwwAuthenticate: string | null;
+  fetchError: GuardedFetchError | null;
+}
+
+export interface McpSessionOptions {
+  fetch: GuardedFetch;
+  signal?: AbortSignal;
+  timeoutMs: number;
+  source: McpArtifact['source'];
+}
+
+/** Talks to an MCP endpoint with the official SDK client (Streamable HTTP, then legacy HTTP+SSE) over our guarded fetch. */
+export async function gatherMcpSession(endpoint: string, options: McpSessionOptions): Promise<McpArtifact> {
+  const artifact: McpArtifact = {
+    endpoint,
+    source: options.source,
+    transport: null,
+    auth: { required: false, status: null, wwwAuthenticate: null, resourceMetadataUrl: null },
+    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false },
+    tools: null,
+    uiResources: [],
+  };
+  const observed: Observed = { status: null, wwwAuthenticate: null, fetchError: null };
+  // Remember what the endpoint answered, because the SDK reduces a 401 to an error message.
+  const watchingFetch: GuardedFetch = async (input, init) => {
+    try {
+      const response = await options.fetch(input, init);
+      if (sameEndpoint(input, endpoint) && (init?.method ?? 'GET').toUpperCase() === 'POST') {
+        observed.status = response.status;
+        observed.wwwAuthenticate = response.headers.get('www-authenticate');
+      }
+      return response;
+    } catch (error) {
+      if (error instanceof GuardedFetchError) observed.fetchError = error;
+      throw error;
+    }
+  };
+  const requestOptions = { signal: options.signal, timeout: options.timeoutMs };
+
+  let connected = await connect(new StreamableHTTPClientTransport(new URL(endpoint), { fetch: watchingFetch }), requestOptions);
+  if (connected.client) {
+    artifact.transport = 'streamable-http';
+  } else if (observed.status === 401) {
+    recordAuth(artifact, observed, endpoint);
+  } else if (!options.signal?.aborted && (observed.status === null || observed.status === 404 || observed.status === 405 || observed.status === 400)) {
+    // Servers built before 2025-03-26 speak HTTP+SSE: a GET opens the stream, POSTs go to the endpoint it announces.
+    const sseObserved: Observed = { status: null, wwwAuthenticate: null, fetchError: null };
+    const sseFetch: GuardedFetch = async (input, init) => {
+      try {
+        const response = await options.fetch(input, init);
+        if (sameEndpoint(input, endpoint)) {
+          sseObserved.status = response.status;
+          sseObserved.wwwAuthenticate = response.headers.get('www-authenticate');
+        }
+        return response;
+      } catch (error) {
+        if (error instanceof GuardedFetchError) sseObserved.fetchError = error;
+        throw error;
+      }
+    };
+    const sse = await connect(new SSEClientTransport(new URL(endpoint), { fetch: sseFetch, eventSourceInit: { fetch: sseFetch } }), requestOptions);
+    if (sse.client) {
+      connected = sse;
+      artifact.transport = 'sse';
+    } else if (sseObserved.status === 401) {
+      recordAuth(artifact, sseObserved, endpoint);
+    }
+  }
+
+  const client = connected.client;
+  if (!client) {
+    if (!artifact.auth.required) {
+      artifact.initialize.error = connected.error ?? 'The endpoint did not complete an MCP initialize handshake';
+      artifact.initialize.fetchFailure = observed.status === null && observed.fetchError !== null;
+    }
+    return artifact;
+  }
+  try {
+    const serverInfo = client.getServerVersion();
+    artifact.initialize = {
+      ok: true,
+      protocolVersion: (connected.transport as { protocolVersion?: string }).protocolVersion ?? null,
+      serverInfo: serverInfo ? { name: serverInfo.name, version: serverInfo.version, title: (serverInfo as { title?: string }).title } : null,
+      capabilities: (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null,
+      instructions: client.getInstructions() ?? null,
+      error: null,
+      fetchFailure: false,
+    };
+    artifact.tools = await listTools(client, requestOptions);
+    artifact.uiResources = await readUiResources(client, artifact.tools.items, requestOptions);
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+  return artifact;
+}
+
+async function connect(transport: Transport, requestOptions: { signal?: AbortSignal; timeout: number }): Promise<{ client: Client | null; transport: Transport; error: string | null }> {
+  const client = new Client({ name: 'AgentReadinessScanner', version: CATALOG_VERSION }, { capabilities: {} });
+  // The SDK reports background stream problems here; they are not scan failures.
+  client.onerror = () => undefined;
+  try {
+    await client.connect(transport, requestOptions);
+    return { client, transport, error: null };
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    return { client: null, transport, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function listTools(client: Client, requestOptions: { signal?: AbortSignal; timeout: number }): Promise<NonNullable<McpArtifact['tools']>> {
+  const items: McpTool[] = [];
+  let cursor: string | undefined;
+  try {
+    for (let page = 0; page < MAX_TOOL_PAGES; page++) {
+      const result = await client.listTools(cursor ? { cursor } : undefined, requestOptions);
+      items.push(...(result.tools as McpTool[]));
+      cursor = result.nextCursor;
+      if (!cursor) break;
+    }
+    return { ok: true, items, error: null };
+  } catch (error) {
+    return { ok: false, items, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function uiResourceUriOf(tool: McpTool): string | null {
+  const meta = tool._meta ?? {};
+  const ui = meta.ui as { resourceUri?: unknown } | undefined;
+  const uri = ui?.resourceUri ?? meta['ui/resourceUri'];
+  return typeof uri === 'string' ? uri : null;
+}
+
+async function readUiResources(client: Client, tools: McpTool[], requestOptions: { signal?: AbortSignal; timeout: number }): Promise<McpUiResource[]> {
+  const uris = [...new Set(tools.map(uiResourceUriOf).filter((u): u is string => u !== null))].slice(0, MAX_UI_RESOURCES);
+  return Promise.all(
+    uris.map(async (uri): Promise<McpUiResource> => {
+      if (!uri.startsWith('ui://')) return { uri, ok: false, mimeType: null, text: null, meta: null, error: 'The resource URI does not use the ui:// scheme' };
+      try {
+        const result = await client.readResource({ uri }, requestOptions);
+        const content = result.contents[0] as { mimeType?: string; text?: string; _meta?: Record<string, unknown> } | undefined;
+        return { uri, ok: Boolean(content), mimeType: content?.mimeType ?? null, text: content?.text ?? null, meta: content?._meta ?? null, error: content ? null : 'resources/read returned no contents' };
+      } catch (error) {
+        return { uri, ok: false, mimeType: null, text: null, meta: null, error: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
+}
+
+function recordAuth(artifact: McpArtifact, observed: Observed, endpoint: string): void {
+  const header = observed.wwwAuthenticate;
+  const match = header ? /resource_metadata="?([^",\s]+)"?/i.exec(header) : null;
+  let resourceMetadataUrl: string | null = null;
+  if (match) {
+    try {
+      resourceMetadataUrl = new URL(match[1], endpoint).href;
+    } catch {
+      resourceMetadataUrl = null;
+    }
+  }
+  artifact.auth = { required: true, status: observed.status, wwwAuthenticate: header, resourceMetadataUrl };
+}
+
+function sameEndpoint(input: string | URL | Request, endpoint: string): boolean {
+  const href = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  try {
+    const a = new URL(href);
+    const b = new URL(endpoint);
+    return a.origin === b.origin && a.pathname === b.pathname;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,151 @@
+import { CHECK_CATALOG } from '../checks/catalog';
+import { runChecks } from '../checks/run-checks';
+import { isOk } from '../checks/define';
+import { isSignInWall } from '../checks/signals';
+import { checkScannableUrl } from '../fetch/check-scannable-url';
+import { GuardedFetchError } from '../fetch/errors';
+import { createGuardedFetch } from '../fetch/guarded-fetch';
+import type { FetchPolicy } from '../fetch/policy';
+import { resolveFetchPolicy } from '../fetch/policy';
+import { Artifacts, emptyArtifacts } from '../gather/artifacts';
+import { DocFetcher } from '../gather/doc-fetcher';
+import { gatherMcpTarget, gatherWebsite } from '../gather/gather';
+import { gatherMcpSession, uiResourceUriOf } from '../gather/mcp-session';
+import { browserUserAgent, HTML_ACCEPT } from '../gather/user-agents';
+import { scoreChecks } from '../scoring/score';
+import { LAYER_ORDER, LAYER_WEIGHTS } from '../scoring/weights';
+import { summarize } from '../scoring/summary';
+import type { CheckResult, ScanEnding, ScanLogger, ScanResult, TargetKind } from '../types';
+import { summarizeHtml } from '../util/html-summary';
+import { CATALOG_VERSION } from '../version';
+import { causeForFetchError } from './causes';
+import { siteNameOf } from './site-name';
+
+export const SCAN_PHASES = Object.freeze(['resolving', 'fetching_home', 'detecting_kind', 'gathering', 'checking', 'scoring'] as const);
+export type ScanPhase = (typeof SCAN_PHASES)[number];
+
+export interface ScanOptions {
+  signal?: AbortSignal;
+  onProgress?: (step: string) => void;
+  fetchPolicy?: Partial<FetchPolicy>;
+  logger?: ScanLogger;
+}
+
+const INTERRUPTED_CAUSE = 'The scan was cancelled before it finished.';
+
+/** Never throws for target problems: every way a scan can go wrong becomes an ending with a cause. */
+export async function scan(url: string, options: ScanOptions = {}): Promise<ScanResult> {
+  const started = Date.now();
+  const policy = resolveFetchPolicy(options.fetchPolicy);
+  const userSignal = options.signal;
+  const budget = new AbortController();
+  const budgetTimer = setTimeout(() => budget.abort(new GuardedFetchError('timeout', `The scan budget of ${policy.scanBudgetMs} ms ran out`)), policy.scanBudgetMs);
+  const signal = userSignal ? AbortSignal.any([userSignal, budget.signal]) : budget.signal;
+  let kind: TargetKind = 'website';
+  let finalUrl: string | null = null;
+
+  const end = (ending: ScanEnding, cause: string | null, extra: Partial<ScanResult> = {}): ScanResult => ({
+    url,
+    finalUrl,
+    kind,
+    ending,
+    cause,
+    score: null,
+    grade: null,
+    summary: null,
+    siteName: null,
+    checks: [],
+    layers: LAYER_ORDER.map((id) => ({ id, weight: LAYER_WEIGHTS[id], score: null })),
+    catalogVersion: CATALOG_VERSION,
+    durationMs: Date.now() - started,
+    ...extra,
+  });
+  const progress = (step: ScanPhase): void => {
+    try {
+      options.onProgress?.(step);
+    } catch (error) {
+      options.logger?.warn({ error }, 'onProgress threw');
+    }
+  };
+
+  try {
+    progress('resolving');
+    if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+    const checked = await checkScannableUrl(url, { allowPrivateNetworks: policy.allowPrivateNetworks, lookup: policy.lookup });
+    if (!checked.ok) {
+      return end('failed', checked.code === 'dns' || checked.code === 'blocked_address' ? causeForFetchError(checked.code, hostOf(url), checked.reason, policy.requestTimeoutMs) : checked.reason);
+    }
+    const target = checked.url.href;
+    const fetch = createGuardedFetch({ ...policy, signal });
+    const fetcher = new DocFetcher(fetch);
+    const ctx = { fetcher, fetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent };
+
+    progress('fetching_home');
+    const home = await fetcher.get(target, { headers: { 'user-agent': browserUserAgent(policy.userAgent), accept: HTML_ACCEPT } });
+    if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+    if (home.status === null) {
+      const code = home.error?.code ?? 'network';
+      if (code === 'aborted') return end('interrupted', INTERRUPTED_CAUSE);
+      return end('failed', causeForFetchError(code, checked.url.host, home.error?.message ?? '', policy.requestTimeoutMs));
+    }
+    finalUrl = home.finalUrl;
+
+    progress('detecting_kind');
+    const artifacts: Artifacts = emptyArtifacts('website', target);
+    artifacts.home = home;
+    const homeIsPage = home.status < 400 && /html/i.test(home.contentType ?? '');
+    if (homeIsPage || home.body.length > 0) artifacts.homeHtml = /html/i.test(home.contentType ?? '') || /<html/i.test(home.body) ? summarizeHtml(home.body, home.finalUrl ?? target) : null;
+    if (!homeIsPage || /\/(mcp|sse)\/?$/i.test(checked.url.pathname)) {
+      const session = await gatherMcpSession(target, { fetch, signal, timeoutMs: policy.requestTimeoutMs, source: 'target' });
+      if (session.initialize.ok || session.auth.required) {
+        artifacts.mcp = session;
+        kind = session.tools?.items.some((t) => uiResourceUriOf(t)?.startsWith('ui://')) ? 'mcp_app' : 'mcp_server';
+        artifacts.kind = kind;
+      }
+    }
+    if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+
+    progress('gathering');
+    if (kind === 'website') await gatherWebsite(ctx, artifacts);
+    else await gatherMcpTarget(ctx, artifacts);
+    if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+
+    progress('checking');
+    const checks: CheckResult[] = runChecks(CHECK_CATALOG, artifacts, options.logger);
+
+    progress('scoring');
+    const scored = scoreChecks(checks);
+    const siteName = siteNameOf(artifacts);
+    if (signInRequired(artifacts)) {
+      return end('sign_in_required', signInCause(artifacts), { checks, layers: scored.layers.map((l) => ({ ...l, score: null })), siteName });
+    }
+    return end('finished', null, { checks, layers: scored.layers, score: scored.score, grade: scored.grade, summary: summarize(scored.layers), siteName });
+  } catch (error) {
+    if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+    options.logger?.warn({ error, url }, 'scan failed unexpectedly');
+    return end('failed', `The scan failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+  } finally {
+    clearTimeout(budgetTimer);
+  }
+}
+
+/** Nothing public: the home page is a login wall and no other agent-facing document is readable. */
+function signInRequired(a: Artifacts): boolean {
+  if (a.kind !== 'website') return Boolean(a.mcp?.auth.required && !a.mcp.initialize.ok);
+  if (!isSignInWall(a.home, a.homeHtml)) return false;
+  const publicDocs = [a.llmsTxt, a.pricing].filter((d) => isOk(d) && !isSignInWall(d, null) && !/\/(login|signin|sign-in)/i.test(d.finalUrl ?? ''));
+  return publicDocs.length === 0 && a.mcp?.initialize.ok !== true;
+}
+
+function signInCause(a: Artifacts): string {
+  if (a.kind !== 'website') return `The MCP server at ${a.mcp?.endpoint} requires OAuth sign-in and exposes no public tools.`;
+  return `Every page of ${new URL(a.targetUrl).host} we tried asks to sign in (${a.home?.status} at ${a.home?.finalUrl}).`;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}

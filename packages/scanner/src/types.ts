@@ -1,0 +1,56 @@
+export type Grade = 'A+' | 'A' | 'B' | 'C' | 'D' | 'F';
+export type LayerId = 'discovery' | 'access' | 'usability' | 'payments';
+export type CheckStatus = 'passed' | 'warning' | 'failed' | 'not_applicable' | 'couldnt_check';
+export type ScanEnding = 'finished' | 'failed' | 'interrupted' | 'sign_in_required';
+export type TargetKind = 'website' | 'mcp_server' | 'mcp_app';
+export type CheckTier = 'required' | 'recommended' | 'emerging';
+export type CheckLabel = 'emerging' | 'beta' | null;
+
+export interface Evidence {
+  url?: string;
+  status?: number | null;
+  detail: string;
+  excerpt?: string;
+  header?: string;
+}
+
+export interface CheckResult {
+  id: string;
+  name: string;
+  layer: LayerId;
+  tier: CheckTier;
+  label: CheckLabel;
+  bonus: boolean;
+  status: CheckStatus;
+  earned: number;
+  points: number;
+  evidence: Evidence;
+  fix: string | null;
+}
+
+export interface LayerResult {
+  id: LayerId;
+  weight: number;
+  score: number | null;
+}
+
+export interface ScanResult {
+  url: string;
+  finalUrl: string | null;
+  kind: TargetKind;
+  ending: ScanEnding;
+  cause: string | null;
+  score: number | null;
+  grade: Grade | null;
+  summary: string | null;
+  siteName: string | null;
+  checks: CheckResult[];
+  layers: LayerResult[];
+  catalogVersion: string;
+  durationMs: number;
+}
+
+export interface ScanLogger {
+  debug(...args: unknown[]): void;
+  warn(...args: unknown[]): void;
+}

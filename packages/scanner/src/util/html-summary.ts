@@ -1,0 +1,111 @@
+import { parse } from 'node-html-parser';
+
+export interface PageLink {
+  href: string;
+  rel: string;
+  type: string;
+  text: string;
+}
+
+/** What checks need from an HTML page, extracted once per page so checks stay pure and cheap. */
+export interface HtmlSummary {
+  title: string | null;
+  metaDescription: string | null;
+  ogSiteName: string | null;
+  h1: string[];
+  wordCount: number;
+  links: PageLink[];
+  jsonLd: unknown[];
+  jsonLdErrors: number;
+  hasPasswordInput: boolean;
+  webmcpForms: number;
+  webmcpScript: boolean;
+  challengeMarkers: string[];
+}
+
+const CHALLENGE_MARKERS: Array<[string, RegExp]> = [
+  ['_cf_chl_opt', /_cf_chl_opt/],
+  ['/cdn-cgi/challenge-platform/', /\/cdn-cgi\/challenge-platform\//],
+  ['"Just a moment..." title', /<title>\s*Just a moment\.\.\.\s*<\/title>/i],
+  ['"Attention Required! | Cloudflare"', /Attention Required! \| Cloudflare/i],
+  ['"Checking if the site connection is secure"', /Checking if the site connection is secure/i],
+  ['DataDome captcha', /captcha-delivery\.com|geo\.captcha-delivery/i],
+  ['PerimeterX block', /px-captcha|_pxCaptcha/i],
+];
+
+/** Only the body is read for challenge markers: CSP headers legitimately name challenge hosts. */
+export function findChallengeMarkers(body: string): string[] {
+  return CHALLENGE_MARKERS.filter(([, pattern]) => pattern.test(body)).map(([name]) => name);
+}
+
+export function summarizeHtml(body: string, baseUrl: string): HtmlSummary {
+  const root = parse(body, { comment: false, blockTextElements: { script: true, style: true, noscript: true } });
+  const absolute = (href: string): string => {
+    try {
+      return new URL(href, baseUrl).href;
+    } catch {
+      return href;
+    }
+  };
+  const links: PageLink[] = [];
+  for (const el of root.querySelectorAll('a[href], link[href]')) {
+    links.push({
+      href: absolute(el.getAttribute('href') ?? ''),
+      rel: (el.getAttribute('rel') ?? '').toLowerCase(),
+      type: (el.getAttribute('type') ?? '').toLowerCase(),
+      text: el.tagName === 'A' ? el.text.trim().replace(/\s+/g, ' ').slice(0, 200) : '',
+    });
+  }
+  const jsonLd: unknown[] = [];
+  let jsonLdErrors = 0;
+  for (const el of root.querySelectorAll('script[type="application/ld+json"]')) {
+    try {
+      flattenJsonLd(JSON.parse(el.rawText), jsonLd);
+    } catch {
+      jsonLdErrors++;
+    }
+  }
+  const scripts = root.querySelectorAll('script').map((s) => s.rawText).join('\n');
+  const bodyEl = root.querySelector('body') ?? root;
+  const visible = bodyEl.querySelectorAll('script, style, noscript, template').reduce((text, el) => text.replace(el.text, ' '), bodyEl.text);
+  const words = visible.split(/\s+/).filter((w) => /[\p{L}\p{N}]/u.test(w));
+  return {
+    title: textOrNull(root.querySelector('title')?.text),
+    metaDescription: textOrNull(root.querySelector('meta[name="description"]')?.getAttribute('content')),
+    ogSiteName: textOrNull(root.querySelector('meta[property="og:site_name"]')?.getAttribute('content')),
+    h1: root.querySelectorAll('h1').map((h) => h.text.trim()).filter((t) => t.length > 0),
+    wordCount: words.length,
+    links,
+    jsonLd,
+    jsonLdErrors,
+    hasPasswordInput: root.querySelectorAll('input[type="password"]').length > 0,
+    webmcpForms: root.querySelectorAll('form[toolname]').length,
+    webmcpScript: /navigator\.modelContext|registerTool\s*\(/.test(scripts),
+    challengeMarkers: findChallengeMarkers(body),
+  };
+}
+
+function flattenJsonLd(value: unknown, into: unknown[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) flattenJsonLd(item, into);
+    return;
+  }
+  if (value && typeof value === 'object') {
+    into.push(value);
+    const graph = (value as Record<string, unknown>)['@graph'];
+    if (graph) flattenJsonLd(graph, into);
+  }
+}
+
+function textOrNull(value: string | undefined | null): string | null {
+  const trimmed = value?.trim().replace(/\s+/g, ' ');
+  return trimmed ? trimmed : null;
+}
+
+export function jsonLdTypes(item: unknown): string[] {
+  if (!item || typeof item !== 'object') return [];
+  const type = (item as Record<string, unknown>)['@type'];
+  if (typeof type === 'string') return [type];
+  if (Array.isArray(type)) return type.filter((t): t is string => typeof t === 'string');
+  return [];
+}
