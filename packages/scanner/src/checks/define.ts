@@ -47,6 +47,8 @@ export function excerpt(text: string, max = 240): string {
 /** A fetch that failed on our side is never the site's fault: the check cannot say anything. */
 export function unreachable(doc: FetchedDoc | null | undefined, what: string): CheckOutcome | null {
   if (!doc) return outcome('couldnt_check', `${what} was not fetched`);
+  // Endless redirects are the site's doing, unlike timeouts or DNS trouble on our side.
+  if (doc.error?.code === 'too_many_redirects') return outcome('failed', `${what} redirects endlessly`, { url: doc.url, status: null });
   if (doc.status === null) return outcome('couldnt_check', `Could not fetch ${what}: ${doc.error?.message ?? 'unknown error'}`, { url: doc.url, status: null });
   if (doc.error && doc.error.code !== 'too_large') {
     return outcome('couldnt_check', `Reading ${what} failed: ${doc.error.message}`, { url: doc.finalUrl ?? doc.url, status: doc.status });

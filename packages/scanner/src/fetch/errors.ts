@@ -15,11 +15,14 @@ export type GuardedFetchErrorCode =
 export class GuardedFetchError extends Error {
   readonly code: GuardedFetchErrorCode;
   readonly url: string | undefined;
-  constructor(code: GuardedFetchErrorCode, message: string, url?: string, options?: { cause?: unknown }) {
+  /** The HTTP status, when the server had answered before we gave up (e.g. too_large). */
+  readonly status: number | undefined;
+  constructor(code: GuardedFetchErrorCode, message: string, url?: string, options?: { cause?: unknown; status?: number }) {
     super(message, options);
     this.name = 'GuardedFetchError';
     this.code = code;
     this.url = url;
+    this.status = options?.status;
   }
 }
 

@@ -239,7 +239,7 @@ async function requestOnce(
       }
       const declared = Number(res.headers['content-length']);
       if (Number.isFinite(declared) && declared > policy.maxResponseBytes) {
-        fail(new GuardedFetchError('too_large', `${href} declares ${declared} bytes, more than the ${policy.maxResponseBytes} byte cap`, href));
+        fail(new GuardedFetchError('too_large', `${href} declares ${declared} bytes, more than the ${policy.maxResponseBytes} byte cap`, href, { status }));
         return;
       }
       settled = true;

@@ -50,7 +50,9 @@ export class DocFetcher {
         error,
       };
     } catch (fetchError) {
-      doc = { url, finalUrl: null, status: null, headers: {}, contentType: null, body: '', error: describe(fetchError) };
+      // A server that declared an oversized body did answer: keep its status so checks can blame the site, not us.
+      const status = fetchError instanceof GuardedFetchError && fetchError.status !== undefined ? fetchError.status : null;
+      doc = { url, finalUrl: status === null ? null : url, status, headers: {}, contentType: null, body: '', error: describe(fetchError) };
     }
     this.seen.push(doc);
     return doc;
