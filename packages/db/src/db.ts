@@ -53,6 +53,9 @@ export interface DbInternals {
 
 export const internals = new WeakMap<Db, DbInternals>();
 
+/** Internal: the PGlite instance behind a Db (test helper: dumping the migrated template). */
+export const pgliteOf = new WeakMap<Db, PGlite>();
+
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function assertSchemaName(schema: string): void {
@@ -93,7 +96,7 @@ export async function createDb(options: DbOptions = {}): Promise<Db> {
   return options.databaseUrl ? createPostgresDb(options.databaseUrl, options) : createPgliteDb(options);
 }
 
-async function createPostgresDb(databaseUrl: string, options: DbOptions): Promise<Db> {
+export async function createPostgresDb(databaseUrl: string, options: DbOptions): Promise<Db> {
   const { url, schemaParam } = parseDatabaseUrl(databaseUrl);
   const schema = options.schema ?? schemaParam ?? 'public';
   assertSchemaName(schema);
@@ -147,13 +150,17 @@ async function createPostgresDb(databaseUrl: string, options: DbOptions): Promis
   return db;
 }
 
-async function createPgliteDb(options: DbOptions): Promise<Db> {
+/** Internal: `loadDataDir` starts from a dump of another PGlite database (the test helper's migrated template). */
+export async function createPgliteDb(options: DbOptions, extra: { loadDataDir?: Blob } = {}): Promise<Db> {
   const schema = options.schema ?? 'public';
   assertSchemaName(schema);
   const dataDir = options.dataDir ?? 'memory://';
   const inMemory = dataDir.startsWith('memory://');
   if (!inMemory) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
-  const pglite = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
+  const pglite = await PGlite.create({
+    dataDir: inMemory ? dataDir : path.resolve(dataDir),
+    ...(extra.loadDataDir ? { loadDataDir: extra.loadDataDir } : {}),
+  });
   if (schema !== 'public') {
     await pglite.exec(`CREATE SCHEMA IF NOT EXISTS ${quoteIdent(schema)}; SET search_path TO ${quoteIdent(schema)};`);
   }
@@ -191,6 +198,7 @@ async function createPgliteDb(options: DbOptions): Promise<Db> {
       return closed;
     },
   };
+  pgliteOf.set(db, pglite);
   internals.set(db, {
     engineFactory: () => factory,
     decorateEngineAdapter: (adapter) => {

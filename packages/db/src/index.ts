@@ -18,3 +18,15 @@ export type {
 
 export { createDb, type Db, type DbOptions, type Logger } from './db';
 export { migrate, MigrationError, type MigrateOptions } from './migrate';
+export {
+  seed,
+  SeedFileError,
+  loadSeedFile,
+  loadDefaultSeed,
+  type SeedOptions,
+  type SeedResult,
+  type SeedData,
+  type SeedCategory,
+  type SeedCompany,
+} from './seed';
+export { createTestDb, testSchemaName, type TestDb, type TestDbOptions } from './testing';
