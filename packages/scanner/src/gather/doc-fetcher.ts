@@ -36,7 +36,9 @@ export class DocFetcher {
       let body = '';
       let error: FetchedDoc['error'] = null;
       try {
-        body = new TextDecoder('utf-8', { fatal: false }).decode(await response.arrayBuffer());
+        // An event stream never ends; its headers are all the evidence we need.
+        if (/text\/event-stream/i.test(responseHeaders['content-type'] ?? '')) await response.body?.cancel();
+        else body = new TextDecoder('utf-8', { fatal: false }).decode(await response.arrayBuffer());
       } catch (bodyError) {
         error = describe(bodyError);
       }
