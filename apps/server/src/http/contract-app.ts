@@ -85,7 +85,9 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
                   logger.error({ requestId: (req as Request).requestId, err: err.errors ?? err.message, body }, 'response breaks the contract'),
               }
             : true,
-      validateFormats: 'full',
+      validateFormats: true,
+      ajvFormats: { mode: 'full' },
+      $refParser: { mode: 'dereference' },
       ignoreUndocumented: false,
     }),
   );
