@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -20,8 +21,9 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/** Hostnames here come from the WHATWG URL parser, which already rewrote odd IPv4 spellings to dotted decimal. */
 export function isIpLiteral(hostname: string): boolean {
-  return ipaddr.isValid(stripBrackets(hostname));
+  return isIP(stripBrackets(hostname)) !== 0;
 }
 
 export function stripBrackets(hostname: string): string {

@@ -1,0 +1,30 @@
+import { PERSONAS, startSandbox } from '@arl/sandbox';
+import { scan } from '../src';
+
+// Guards against serial waterfalls and concurrency bugs; the full numbers come from `npm run bench`.
+describe('scan performance', () => {
+  it('scans the exemplary persona at 50 ms per response in under 1.5 s', async () => {
+    const sandbox = await startSandbox({ latencyMs: 50 });
+    try {
+      const policy = { allowPrivateNetworks: true, lookup: sandbox.lookup };
+      await scan(sandbox.urlOf('exemplary'), { fetchPolicy: policy });
+      const result = await scan(sandbox.urlOf('exemplary'), { fetchPolicy: policy });
+      expect(result.ending).toBe('finished');
+      expect(result.durationMs).toBeLessThan(1500);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('runs 44 concurrent scans of mixed personas without a single unexpected ending', async () => {
+    const sandbox = await startSandbox();
+    try {
+      const personas = [...PERSONAS, ...PERSONAS, ...PERSONAS, ...PERSONAS];
+      const results = await Promise.all(personas.map((p) => scan(sandbox.urlOf(p.name), { fetchPolicy: { allowPrivateNetworks: true, lookup: sandbox.lookup } })));
+      const unexpected = results.map((r, i) => ({ persona: personas[i].name, ending: r.ending, expected: personas[i].expected.ending, cause: r.cause })).filter((r) => r.ending !== r.expected);
+      expect(unexpected).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
