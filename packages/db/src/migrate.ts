@@ -52,16 +52,17 @@ export function readMigrationsDir(migrationsDir: string): MigrationList {
 export function toMigrationError(err: unknown): MigrationError {
   const raw = err instanceof Error ? err.message : typeof err === 'string' ? err : JSON.stringify(err);
   let message = raw;
-  let code: string | undefined;
+  // The engine's errors (SchemaConnectorError) carry the Prisma error code, e.g. P3009 or P3018.
+  const ownCode = (err as { code?: unknown } | null)?.code;
+  let code: string | undefined = typeof ownCode === 'string' && /^P\d{4}$/.test(ownCode) ? ownCode : undefined;
   try {
     const parsed = JSON.parse(raw) as { message?: string; error_code?: string; meta?: unknown };
     if (parsed && typeof parsed === 'object') {
       message = parsed.message ?? raw;
-      code = parsed.error_code ?? undefined;
+      code = parsed.error_code ?? code;
     }
   } catch {
-    const m = /\b(P\d{4})\b/.exec(raw);
-    code = m?.[1];
+    // not JSON: keep the plain message
   }
   return new MigrationError(`@arl/db: migration failed${code ? ` (${code})` : ''}: ${message}`, code, { cause: err });
 }
