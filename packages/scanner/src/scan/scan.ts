@@ -104,12 +104,14 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
       }
     }
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+    options.logger?.debug({ url, kind, homeStatus: home.status }, 'target kind detected');
 
     progress('gathering');
     if (kind === 'website') await gatherWebsite(ctx, artifacts);
     else await gatherMcpTarget(ctx, artifacts);
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
 
+    options.logger?.debug({ url, requests: fetcher.seen.length, failedRequests: fetcher.seen.filter((d) => d.status === null).length }, 'evidence gathered');
     progress('checking');
     const checks: CheckResult[] = runChecks(CHECK_CATALOG, artifacts, options.logger);
 

@@ -36,7 +36,11 @@ export const pricingReadable = defineCheck({
   evaluate(a) {
     if (!hasCommerce(a)) return outcome('not_applicable', 'No commerce was detected (no priced pricing page, offers or checkout)');
     const offers = structuredOffers(a);
-    if (offers.length > 0) return outcome('passed', `${offers.length} Offer(s) with price and currency, e.g. ${String(offers[0].name ?? '')} ${String(offers[0].price ?? offers[0].lowPrice)} ${String(offers[0].priceCurrency)}`.replace(/\s+/g, ' '), docEvidence(a.pricing));
+    if (offers.length > 0) {
+      const example = offers.find((o) => typeof o.name === 'string' && Number(o.price) > 0) ?? offers[0];
+      const label = [example.name, example.price ?? example.lowPrice, example.priceCurrency].filter((v) => v !== undefined).join(' ');
+      return outcome('passed', `${offers.length} Offer(s) with price and currency, e.g. ${label}`, docEvidence(a.pricing));
+    }
     if (pricingPageShowsPrices(a)) return outcome('warning', 'The pricing page shows prices as text only, without schema.org offers', docEvidence(a.pricing, 'body'));
     return outcome('failed', a.pricing?.status ? `No readable pricing page (HTTP ${a.pricing.status})` : 'No pricing page was found', docEvidence(a.pricing));
   },
