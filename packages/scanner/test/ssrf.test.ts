@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { checkScannableUrl } from '../src/fetch/check-scannable-url';
 import { createGuardedFetch } from '../src/fetch/guarded-fetch';
 import { GuardedFetchError } from '../src/fetch/errors';
+import { DocFetcher } from '../src/gather/doc-fetcher';
+import { isPublicAddress } from '../src/fetch/address-policy';
 
 const PUBLIC = '93.184.216.34';
 
@@ -33,6 +35,9 @@ describe('checkScannableUrl refuses non-public targets', () => {
     ['single hex IPv4', 'http://0x7f000001/'],
     ['short IPv4', 'http://127.1/'],
     ['octal private', 'http://012.0.0.1/'],
+    ['NAT64 embedding loopback', 'http://[64:ff9b::7f00:1]/'],
+    ['6to4 embedding loopback', 'http://[2002:7f00:1::1]/'],
+    ['IPv4-compatible form', 'http://[::127.0.0.1]/'],
   ];
   it.each(refused)('%s (%s)', async (_label, url) => {
     const result = await checkScannableUrl(url, { allowPrivateNetworks: false, lookup: async () => [{ address: PUBLIC, family: 4 }] });
@@ -74,6 +79,13 @@ describe('checkScannableUrl refuses non-public targets', () => {
       },
     });
     expect(dns).toMatchObject({ ok: false, code: 'dns' });
+  });
+
+  it('treats global unicast IPv4 and IPv6 as public', () => {
+    expect(isPublicAddress('93.184.216.34')).toBe(true);
+    expect(isPublicAddress('2606:4700::6810:85e5')).toBe(true);
+    expect(isPublicAddress('::ffff:93.184.216.34')).toBe(true);
+    expect(isPublicAddress('not an address')).toBe(false);
   });
 
   it('accepts public addresses, and private ones only when allowed', async () => {
@@ -250,5 +262,25 @@ describe('guarded fetch', () => {
   it('decodes gzip bodies', async () => {
     const fetch = createGuardedFetch({ allowPrivateNetworks: true });
     expect(await (await fetch(`http://127.0.0.1:${port}/gzip`)).text()).toBe('hello gzip');
+  });
+});
+
+describe('doc fetcher', () => {
+  it('retries a dropped connection once', async () => {
+    let calls = 0;
+    const server = http.createServer((req, res) => {
+      calls++;
+      if (calls === 1) req.socket.destroy();
+      else res.end('second time lucky');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const fetcher = new DocFetcher(createGuardedFetch({ allowPrivateNetworks: true }));
+      const doc = await fetcher.get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+      expect(doc).toMatchObject({ status: 200, body: 'second time lucky', error: null });
+      expect(calls).toBe(2);
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 });

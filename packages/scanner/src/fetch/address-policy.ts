@@ -5,6 +5,8 @@ import ipaddr from 'ipaddr.js';
  * Only globally routable unicast addresses are public. An allowlist (ipaddr's 'unicast' range) is safer than listing
  * every private block: new special-purpose ranges are refused by default.
  */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3') as [ipaddr.IPv6, number];
+
 export function isPublicAddress(address: string): boolean {
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   try {
@@ -16,7 +18,9 @@ export function isPublicAddress(address: string): boolean {
     const v6 = parsed as ipaddr.IPv6;
     // ::ffff:127.0.0.1 reaches the IPv4 loopback; judge the embedded address instead.
     if (v6.isIPv4MappedAddress()) return isPublicAddress(v6.toIPv4Address().toString());
-    return v6.range() === 'unicast';
+    // Only the global unicast block 2000::/3 is routable on the internet; this also refuses the
+    // deprecated IPv4-compatible ::a.b.c.d form, which ipaddr.js files under 'unicast'.
+    return v6.range() === 'unicast' && v6.match(GLOBAL_UNICAST_V6);
   }
   return parsed.range() === 'unicast';
 }

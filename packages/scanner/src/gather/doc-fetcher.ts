@@ -26,6 +26,14 @@ export class DocFetcher {
   }
 
   private async load(url: string, method: string, headers: Record<string, string>): Promise<FetchedDoc> {
+    const first = await this.attempt(url, method, headers);
+    // A dropped connection is often a blip: one retry keeps flaky networks from turning into couldnt_check.
+    const doc = first.status === null && first.error?.code === 'network' ? await this.attempt(url, method, headers) : first;
+    this.seen.push(doc);
+    return doc;
+  }
+
+  private async attempt(url: string, method: string, headers: Record<string, string>): Promise<FetchedDoc> {
     let doc: FetchedDoc;
     try {
       const response = await this.fetch(url, { method, headers });
@@ -56,7 +64,6 @@ export class DocFetcher {
       const status = fetchError instanceof GuardedFetchError && fetchError.status !== undefined ? fetchError.status : null;
       doc = { url, finalUrl: status === null ? null : url, status, headers: {}, contentType: null, body: '', error: describe(fetchError) };
     }
-    this.seen.push(doc);
     return doc;
   }
 }
