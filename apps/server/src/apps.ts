@@ -34,7 +34,7 @@ export function createFeedbackApp(runtime: Runtime): express.Express {
     handlers: {
       getFeedbackHealth: health.live,
       getFeedbackReadiness: health.ready,
-      ...feedbackHandlers(),
+      ...feedbackHandlers(runtime.feedback),
     },
   });
 }

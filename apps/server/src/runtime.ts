@@ -4,6 +4,8 @@ import { createDb, migrate, seed, type Db } from '@arl/db';
 import type { Logger } from 'pino';
 import { createChangeFeed, type ChangeFeed } from './changes';
 import type { Config } from './config';
+import { createFeedbackService } from './feedback/create';
+import type { FeedbackService } from './feedback/service';
 import type { Readiness } from './health';
 import { LeaderboardRepository } from './leaderboard/repository';
 import { LeaderboardService } from './leaderboard/service';
@@ -14,6 +16,7 @@ export interface Runtime {
   db: Db;
   changes: ChangeFeed;
   leaderboard: LeaderboardService;
+  feedback: FeedbackService;
   readiness: Readiness;
   clock: () => Date;
   close(): Promise<void>;
@@ -49,6 +52,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       cursorSecret: config.cursorSecret,
       clock,
     });
+    const feedback = createFeedbackService(config, db, clock);
     const readiness: Readiness = {
       draining: false,
       async check() {
@@ -57,7 +61,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
     let closed = false;
     return {
-      config, logger, db, changes, leaderboard, readiness, clock,
+      config, logger, db, changes, leaderboard, feedback, readiness, clock,
       async close() {
         if (closed) return;
         closed = true;
