@@ -1,0 +1,227 @@
+// The worker loop (after pg-boss's worker and graphile-worker's main loop): created -> active -> stopping -> stopped.
+// Each turn recovers expired leases now and then, claims due jobs for every kind with free slots, and waits on an
+// abortable delay that a new local job or a freed slot cuts short. Errors back off instead of spinning. Every job
+// gets an AbortSignal and a deadline; its lease is renewed while it runs, and a lost lease aborts it.
+import { randomUUID } from 'node:crypto';
+import * as os from 'node:os';
+import type { Logger } from 'pino';
+import { LeaseLostError, type Job, type JobQueue } from './queue';
+
+export interface WorkerOptions {
+  /** How long a claimed job stays ours without a renewal (default 15 s; renewed every third of it). */
+  leaseMs?: number;
+  /** Idle polling interval for jobs enqueued by other processes (default 500 ms). */
+  pollMs?: number;
+  /** How often expired leases are looked for (default: the lease). */
+  recoverEveryMs?: number;
+  /** Recover every active job at start (PGlite: only one process can hold the database, so they are orphans). */
+  recoverAllAtStart?: boolean;
+  /** Per-kind parallelism overrides (default: the kind's own `concurrency`). */
+  concurrency?: Record<string, number>;
+  /** Only these kinds (default: every kind defined when the worker starts). */
+  kinds?: string[];
+}
+
+export type WorkerState = 'created' | 'active' | 'stopping' | 'stopped';
+
+/** Why a job's signal fired. */
+export class ShutdownAbort extends Error {
+  constructor() {
+    super('the worker is shutting down');
+    this.name = 'ShutdownAbort';
+  }
+}
+export class DeadlineAbort extends Error {
+  constructor(ms: number) {
+    super(`the job ran past its deadline of ${ms} ms`);
+    this.name = 'DeadlineAbort';
+  }
+}
+
+interface Running {
+  job: Job;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export class Worker {
+  readonly id = `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  private state: WorkerState = 'created';
+  private readonly running = new Map<string, Running>();
+  private readonly active = new Map<string, number>();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly recoverEveryMs: number;
+  private wake: (() => void) | null = null;
+  private loop: Promise<void> | null = null;
+  private stopping: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
+
+  constructor(private readonly queue: JobQueue, private readonly logger: Logger, private readonly options: WorkerOptions = {}) {
+    this.leaseMs = options.leaseMs ?? 15_000;
+    this.pollMs = options.pollMs ?? 500;
+    this.recoverEveryMs = options.recoverEveryMs ?? this.leaseMs;
+  }
+
+  get status(): WorkerState {
+    return this.state;
+  }
+
+  /** Jobs running right now. */
+  get inFlight(): number {
+    return this.running.size;
+  }
+
+  start(): void {
+    if (this.state !== 'created') throw new Error(`worker is ${this.state}`);
+    this.state = 'active';
+    const kinds = new Set(this.options.kinds ?? this.queue.kindNames());
+    this.unsubscribe = this.queue.onNotify((kind) => {
+      if (kinds.has(kind)) this.poke();
+    });
+    this.loop = this.run([...kinds]);
+    this.logger.info({ workerId: this.id, kinds: [...kinds] }, 'worker started');
+  }
+
+  private poke(): void {
+    this.wake?.();
+  }
+
+  private slotsOf(kind: string): number {
+    const limit = this.options.concurrency?.[kind] ?? this.queue.kind(kind)?.concurrency ?? 1;
+    return Math.max(0, limit - (this.active.get(kind) ?? 0));
+  }
+
+  private async run(kinds: string[]): Promise<void> {
+    let lastRecovery = 0;
+    let failures = 0;
+    if (this.options.recoverAllAtStart) {
+      try {
+        const recovered = await this.queue.recoverExpired({ all: true });
+        if (recovered > 0) this.logger.warn({ recovered }, 'recovered jobs left active by a previous process');
+      } catch (err) {
+        this.logger.error({ err }, 'start-up recovery failed');
+      }
+      lastRecovery = Date.now();
+    }
+    while (this.state === 'active') {
+      let delayMs = this.pollMs;
+      try {
+        if (Date.now() - lastRecovery >= this.recoverEveryMs) {
+          lastRecovery = Date.now();
+          await this.queue.recoverExpired();
+        }
+        for (const kind of kinds) {
+          if (this.state !== 'active') break;
+          const jobs = await this.queue.claim(kind, this.slotsOf(kind), this.id, this.leaseMs);
+          for (const job of jobs) this.execute(job);
+        }
+        failures = 0;
+      } catch (err) {
+        failures += 1;
+        delayMs = Math.min(10_000, this.pollMs * 2 ** failures);
+        this.logger.error({ err, retryInMs: delayMs }, 'worker loop error');
+      }
+      if (this.state !== 'active') break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, delayMs);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+      this.wake = null;
+    }
+  }
+
+  private execute(job: Job): void {
+    const definition = this.queue.kind(job.kind);
+    const controller = new AbortController();
+    const log = this.logger.child({ jobId: job.id, kind: job.kind, attempt: job.attempt });
+    const deadline = new Date(Date.now() + job.timeoutMs);
+    const deadlineTimer = setTimeout(() => controller.abort(new DeadlineAbort(job.timeoutMs)), job.timeoutMs);
+    let renewing = false;
+    const heartbeat = setInterval(() => {
+      if (renewing) return;
+      renewing = true;
+      this.queue
+        .renew(job, this.id, this.leaseMs)
+        .then((ours) => {
+          if (!ours && !controller.signal.aborted) {
+            log.warn('lease lost: aborting the job');
+            controller.abort(new LeaseLostError(job.id));
+          }
+        })
+        .catch((err) => log.warn({ err }, 'lease renewal failed'))
+        .finally(() => {
+          renewing = false;
+        });
+    }, Math.max(50, Math.floor(this.leaseMs / 3)));
+    this.active.set(job.kind, (this.active.get(job.kind) ?? 0) + 1);
+    if (this.state !== 'active') controller.abort(new ShutdownAbort());
+
+    let completed = false;
+    const done = (async () => {
+      try {
+        if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
+        await definition.run(job, {
+          signal: controller.signal,
+          deadline,
+          workerId: this.id,
+          logger: log,
+          completeIn: async (tx) => {
+            await this.queue.completeIn(tx, job, this.id);
+            completed = true;
+          },
+        });
+        if (!completed) await this.queue.complete(job, this.id);
+      } catch (err) {
+        if (err instanceof LeaseLostError) {
+          log.warn('job finished after losing its lease: its outcome was discarded');
+        } else {
+          const outcome = await this.queue.fail(job, this.id, err instanceof Error ? err.message : String(err));
+          log.error({ err, outcome }, 'job attempt failed');
+        }
+      } finally {
+        clearTimeout(deadlineTimer);
+        clearInterval(heartbeat);
+        this.active.set(job.kind, (this.active.get(job.kind) ?? 1) - 1);
+        this.running.delete(job.id);
+        this.poke();
+      }
+    })();
+    this.running.set(job.id, { job, controller, done });
+  }
+
+  /**
+   * Stops claiming, aborts the jobs in flight (their handlers record how they ended) and waits for them, at most
+   * `timeoutMs`. Idempotent. A job still running at the timeout keeps its lease until it expires.
+   */
+  stop(timeoutMs = 10_000): Promise<void> {
+    this.stopping ??= (async () => {
+      if (this.state === 'created') {
+        this.state = 'stopped';
+        return;
+      }
+      this.state = 'stopping';
+      this.unsubscribe?.();
+      this.poke();
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      });
+      // The loop first (a claim in flight may still hand out jobs; execute() aborts those at once), then the jobs.
+      let outcome = await Promise.race([this.loop!.then(() => 'done' as const), timeout]);
+      for (const { controller } of this.running.values()) controller.abort(new ShutdownAbort());
+      if (outcome === 'done') {
+        outcome = await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)).then(() => 'done' as const), timeout]);
+      }
+      clearTimeout(timer);
+      if (outcome === 'timeout') this.logger.warn({ inFlight: this.running.size }, 'worker stop timed out; leases will expire');
+      this.state = 'stopped';
+      this.logger.info({ workerId: this.id }, 'worker stopped');
+    })();
+    return this.stopping;
+  }
+}

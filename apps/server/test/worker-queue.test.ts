@@ -1,0 +1,188 @@
+// The generic job queue and worker loop on a real database (PGlite, or PostgreSQL with TEST_DATABASE_URL).
+import { createTestDb, type TestDb } from '@arl/db';
+import { JobQueue, type Job, type JobContext } from '../src/jobs/queue';
+import { DeadlineAbort, ShutdownAbort, Worker } from '../src/jobs/worker';
+import { createLogger } from '../src/logger';
+
+const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
+let db: TestDb;
+beforeAll(async () => {
+  db = await createTestDb('worker_queue');
+});
+afterAll(() => db.dispose());
+beforeEach(() => db.executeSql('DELETE FROM jobs'));
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const jobState = async (id: string) =>
+  (await db.executeSql('SELECT state, attempts, last_error FROM jobs WHERE id = $1::uuid', [id])).rows[0] as
+    | { state: string; attempts: number; last_error: string | null }
+    | undefined;
+
+test('a job runs once, with its payload, a deadline and a signal, and ends completed', async () => {
+  const queue = new JobQueue(db, logger);
+  const seen: Array<{ job: Job; ctx: JobContext }> = [];
+  queue.define<{ n: number }>('echo', {
+    concurrency: 2, maxAttempts: 1, timeoutMs: 5000,
+    async run(job, ctx) {
+      seen.push({ job, ctx });
+    },
+  });
+  const worker = new Worker(queue, logger, { pollMs: 50 });
+  worker.start();
+  try {
+    const id = await queue.enqueue('echo', { n: 7 });
+    await waitFor('completion', async () => (await jobState(id))?.state === 'completed');
+    expect(seen).toHaveLength(1);
+    expect(seen[0].job).toMatchObject({ id, kind: 'echo', payload: { n: 7 }, attempt: 1, maxAttempts: 1 });
+    expect(seen[0].ctx.signal.aborted).toBe(false);
+    expect(seen[0].ctx.deadline.getTime()).toBeGreaterThan(Date.now() - 5000);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('a job enqueued in a rolled-back transaction does not exist', async () => {
+  const queue = new JobQueue(db, logger);
+  queue.define('noop', { concurrency: 1, maxAttempts: 1, timeoutMs: 1000, run: async () => undefined });
+  await expect(
+    db.prisma.$transaction(async (tx) => {
+      await queue.enqueue('noop', {}, {}, tx);
+      throw new Error('roll back');
+    }),
+  ).rejects.toThrow('roll back');
+  expect((await db.executeSql('SELECT count(*)::int AS n FROM jobs')).rows[0].n).toBe(0);
+});
+
+test('a failing attempt is retried with backoff, then given up with the hook called in the same transaction', async () => {
+  const queue = new JobQueue(db, logger);
+  const events: string[] = [];
+  queue.define('flaky', {
+    concurrency: 1, maxAttempts: 2, timeoutMs: 1000,
+    backoffMs: () => 10,
+    async run(job) {
+      events.push(`run ${job.attempt}`);
+      throw new Error(`boom ${job.attempt}`);
+    },
+    async onRetry(job, reason) {
+      events.push(`retry after ${job.attempt}: ${reason}`);
+    },
+    async onGiveUp(job, reason) {
+      events.push(`give up after ${job.attempt}: ${reason}`);
+    },
+  });
+  const worker = new Worker(queue, logger, { pollMs: 20 });
+  worker.start();
+  try {
+    const id = await queue.enqueue('flaky', {});
+    const row = await waitFor('give-up', async () => {
+      const s = await jobState(id);
+      return s?.state === 'failed' ? s : undefined;
+    });
+    expect(row).toMatchObject({ attempts: 2, last_error: 'boom 2' });
+    expect(events).toEqual(['run 1', 'retry after 1: boom 1', 'run 2', 'give up after 2: boom 2']);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('a job whose worker vanished is recovered after its lease expires and runs again', async () => {
+  const queue = new JobQueue(db, logger);
+  const retries: number[] = [];
+  const runs: number[] = [];
+  queue.define('orphan', {
+    concurrency: 1, maxAttempts: 2, timeoutMs: 5000,
+    async run(job) {
+      runs.push(job.attempt);
+    },
+    async onRetry(job) {
+      retries.push(job.attempt);
+    },
+  });
+  const id = await queue.enqueue('orphan', {});
+  // A "worker" that claims the job and dies: nobody renews its 200 ms lease.
+  const [ghostJob] = await queue.claim('orphan', 1, 'ghost', 200);
+  expect(ghostJob.id).toBe(id);
+  const worker = new Worker(queue, logger, { pollMs: 20, leaseMs: 200, recoverEveryMs: 50 });
+  worker.start();
+  try {
+    await waitFor('completion', async () => (await jobState(id))?.state === 'completed');
+    expect(retries).toEqual([1]);
+    expect(runs).toEqual([2]);
+    // The ghost cannot complete what is no longer its job.
+    await expect(queue.complete(ghostJob, 'ghost')).rejects.toThrow('no longer held');
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('the deadline aborts the signal with DeadlineAbort; stop() aborts in-flight jobs with ShutdownAbort', async () => {
+  const queue = new JobQueue(db, logger);
+  const reasons: unknown[] = [];
+  const started: string[] = [];
+  const untilAborted = (signal: AbortSignal) =>
+    new Promise<void>((resolve) => signal.addEventListener('abort', () => {
+      reasons.push(signal.reason);
+      resolve();
+    }));
+  queue.define<{ name: string }>('wait', {
+    concurrency: 2, maxAttempts: 1, timeoutMs: 60_000,
+    async run(job, ctx) {
+      started.push(job.payload.name);
+      await untilAborted(ctx.signal);
+    },
+  });
+  const worker = new Worker(queue, logger, { pollMs: 20 });
+  worker.start();
+  const short = await queue.enqueue('wait', { name: 'short' }, { timeoutMs: 100 });
+  await waitFor('deadline', async () => (await jobState(short))?.state === 'completed');
+  expect(reasons[0]).toBeInstanceOf(DeadlineAbort);
+  const long = await queue.enqueue('wait', { name: 'long' });
+  await waitFor('start', async () => started.includes('long'));
+  await worker.stop(5000);
+  expect(reasons[1]).toBeInstanceOf(ShutdownAbort);
+  expect((await jobState(long))?.state).toBe('completed');
+  expect(worker.status).toBe('stopped');
+  await worker.stop(); // idempotent
+});
+
+test('concurrency bounds parallel jobs per worker, and two workers never run one job twice', async () => {
+  const queue = new JobQueue(db, logger);
+  let now = 0;
+  let peak = 0;
+  const runsById = new Map<string, number>();
+  queue.define('count', {
+    concurrency: 3, maxAttempts: 1, timeoutMs: 5000,
+    async run(job) {
+      runsById.set(job.id, (runsById.get(job.id) ?? 0) + 1);
+      now += 1;
+      peak = Math.max(peak, now);
+      await new Promise((r) => setTimeout(r, 15));
+      now -= 1;
+    },
+  });
+  const a = new Worker(queue, logger, { pollMs: 10 });
+  const b = new Worker(queue, logger, { pollMs: 10 });
+  a.start();
+  b.start();
+  try {
+    const ids = await Promise.all(Array.from({ length: 40 }, () => queue.enqueue('count', {})));
+    await waitFor('all done', async () => {
+      const { rows } = await db.executeSql(`SELECT count(*)::int AS n FROM jobs WHERE state = 'completed'`);
+      return rows[0].n === ids.length;
+    });
+    expect([...runsById.values()].every((n) => n === 1)).toBe(true);
+    expect(runsById.size).toBe(40);
+    expect(peak).toBeLessThanOrEqual(6);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+});
