@@ -1,10 +1,13 @@
 // Shared Jest settings for every workspace. ts-jest transpiles each file on its own
 // (isolatedModules in tsconfig.base.json); type checking is `tsc` in the build task.
+// The @arl/db preset lets PGlite start inside Jest without --experimental-vm-modules (see its README).
+const withPglite = require('@arl/db/jest-preset');
+
 /** @type {import('jest').Config} */
-module.exports = {
+module.exports = withPglite({
   testEnvironment: 'node',
   testMatch: ['<rootDir>/src/**/*.test.ts', '<rootDir>/test/**/*.test.ts'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
-};
+});

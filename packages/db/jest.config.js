@@ -1,1 +1,1 @@
-module.exports = require('./jest-preset.js')(require('../../jest.config.base.js'));
+module.exports = require('../../jest.config.base.js');

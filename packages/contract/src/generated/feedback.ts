@@ -55,6 +55,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/feedback/{slug}/report-schema": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the JSON Schema of a report body (extension)
+         * @description Our extension: the card's `reportSchema` on its own, as a standalone JSON Schema 2020-12 document (`$id` is this URL). It is the FeedbackReport schema of this document with its references resolved; for a signed-only project `invite` is also required. The card's `reportSchemaUrl` points here.
+         */
+        get: operations["getFeedbackReportSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/feedback/{slug}/page": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the card as an HTML page for people (extension)
+         * @description Our extension: a small HTML page showing the card, the guidance and an example report. Every value is HTML-escaped; the page runs no script. The card's `pageUrl` points here.
+         */
+        get: operations["getFeedbackPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/feedback/{slug}/reports": {
         parameters: {
             query?: never;
@@ -66,7 +106,7 @@ export interface paths {
         put?: never;
         /**
          * Send a feedback report
-         * @description 201 with a new receipt; 200 with the original receipt (`repeat: true`) when a report with identical content was already received for this project. Identical means the same canonical JSON of the body: object keys sorted, insignificant whitespace ignored, strings compared exactly as sent. A project that does not accept reports answers 409 project_not_accepting; a signed-only project needs `invite` to be a valid invitation token issued for it (403 invite_required when absent, 403 invite_invalid when malformed, forged, expired, revoked or issued for another project). Rate limited per client and per project (429).
+         * @description 201 with a new receipt; 200 with the original receipt (`repeat: true`) when a report with identical content was already received for this project. Identical means the same canonical JSON of the body: object keys sorted, insignificant whitespace ignored, strings compared exactly as sent; the whole body counts, `invite` and `metadata` included (numbers compare by value: 1 and 1.0 are the same). A project that does not accept reports answers 409 project_not_accepting; a signed-only project needs `invite` to be a valid invitation token issued for it (403 invite_required when absent, 403 invite_invalid when malformed, forged, expired, revoked or issued for another project). Rate limited per client and per project (429 with Retry-After; a repeat counts too).
          */
         post: operations["sendFeedbackReport"];
         delete?: never;
@@ -98,7 +138,9 @@ export interface components {
             /** @description Absolute URL serving `reportSchema`. */
             reportSchemaUrl: string;
             /** @description JSON Schema (2020-12) of the report body, taken from this document's FeedbackReport schema. */
-            reportSchema: Record<string, never>;
+            reportSchema: {
+                [key: string]: unknown;
+            };
         };
         /** @description A structured report. Only `observation` and `outcome` are required. Strings are stored exactly as sent and never interpreted as HTML. */
         FeedbackReport: {
@@ -218,16 +260,6 @@ export interface components {
             headers: {
                 "X-Request-Id": components["headers"]["RequestId"];
                 "Retry-After": components["headers"]["RetryAfter"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The operation is part of the contract but not available in this build (code not_implemented). */
-        NotImplemented: {
-            headers: {
-                "X-Request-Id": components["headers"]["RequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -372,7 +404,66 @@ export interface operations {
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeedbackReportSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["ProjectSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The JSON Schema of the report body for this project. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getFeedbackPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's slug. */
+                slug: components["parameters"]["ProjectSlug"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The card as HTML. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["RequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -421,7 +512,6 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
