@@ -19,7 +19,7 @@ export function createLeaderboardApp(runtime: Runtime): express.Express {
       getHealth: health.live,
       getReadiness: health.ready,
       ...leaderboardReadHandlers(runtime.leaderboard),
-      ...scanHandlers(),
+      ...scanHandlers(runtime),
       ...journeyHandlers(),
     },
   });

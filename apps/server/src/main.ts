@@ -1,5 +1,7 @@
 // `npm start`: both hosts and the in-process worker on the configured database (embedded PGlite by default).
 import { ConfigError, loadConfig } from './config';
+import { parseResolveFlags } from './cli/resolve-flag';
+import { startBackground } from './jobs/background';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
 import { listen } from './server';
@@ -16,8 +18,10 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger });
+  const scanFetchPolicy = parseResolveFlags(process.argv.slice(2));
+  const runtime = await createRuntime(config, { logger, scanFetchPolicy });
   const servers = await listen(runtime);
+  const background = config.scan.inProcessWorker ? startBackground(runtime) : null;
   logger.info({ leaderboard: servers.leaderboardUrl, feedback: servers.feedbackUrl, database: runtime.db.kind }, 'listening');
 
   let stopping = false;
@@ -35,6 +39,8 @@ async function main(): Promise<void> {
     }, config.shutdownTimeoutMs);
     deadline.unref();
     try {
+      // Stop taking jobs and interrupt in-flight scans (they end `interrupted`) within half the deadline.
+      await background?.stop(Math.floor(config.shutdownTimeoutMs / 2));
       await servers.close();
       await runtime.close();
       logger.info('stopped');

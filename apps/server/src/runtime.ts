@@ -9,6 +9,10 @@ import type { FeedbackService } from './feedback/service';
 import type { Readiness } from './health';
 import { LeaderboardRepository } from './leaderboard/repository';
 import { LeaderboardService } from './leaderboard/service';
+import type { FetchPolicy } from '@arl/scanner';
+import type { JobQueue } from './jobs/queue';
+import { createScanPipeline } from './scans/create';
+import type { ScanService } from './scans/service';
 
 export interface Runtime {
   config: Config;
@@ -19,6 +23,9 @@ export interface Runtime {
   feedback: FeedbackService;
   readiness: Readiness;
   clock: () => Date;
+  /** The durable job queue (scans, mail; journeys register their kind on it). */
+  jobs: JobQueue;
+  scans: ScanService;
   close(): Promise<void>;
 }
 
@@ -29,6 +36,8 @@ export interface RuntimeOptions {
   /** Apply migrations and the seed (default true). */
   prepare?: boolean;
   clock?: () => Date;
+  /** Overrides of the scanner's fetch rules, e.g. the sandbox's DNS `lookup` (tests, demo, bench); never from env. */
+  scanFetchPolicy?: Partial<FetchPolicy>;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
@@ -53,6 +62,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       clock,
     });
     const feedback = createFeedbackService(config, db, clock);
+    const pipeline = createScanPipeline({ config, db, changes, clock, logger, fetchPolicy: options.scanFetchPolicy });
     const readiness: Readiness = {
       draining: false,
       async check() {
@@ -62,10 +72,13 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     let closed = false;
     return {
       config, logger, db, changes, leaderboard, feedback, readiness, clock,
+      jobs: pipeline.jobs,
+      scans: pipeline.scans,
       async close() {
         if (closed) return;
         closed = true;
         leaderboard.close();
+        pipeline.close();
         await changes.close();
         if (ownsDb) await db.close();
       },

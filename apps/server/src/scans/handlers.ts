@@ -1,16 +1,27 @@
+// Operations 5 and 6: start or join a scan, read a scan.
 import type { LeaderboardOperations } from '@arl/contract';
-import { notImplemented } from '../http/errors';
+import { notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
+import { createRateLimiter } from '../http/rate-limit';
+import type { Runtime } from '../runtime';
 
 type ScanOperations = Pick<LeaderboardOperations, 'startScan' | 'getScan'>;
 
-export function scanHandlers(): Handlers<ScanOperations> {
+export function scanHandlers(runtime: Runtime): Handlers<ScanOperations> {
+  const limiter = createRateLimiter(
+    { points: runtime.config.scan.rateLimit, durationSeconds: 60, keyPrefix: 'scan-client', message: 'Too many scans from this client; try again in a minute.' },
+    runtime,
+  );
   return {
-    async startScan() {
-      throw notImplemented('Starting a scan');
+    async startScan({ req, body }) {
+      await limiter.consume(req.ip ?? 'unknown');
+      const result = await runtime.scans.submit({ url: body.url, email: body.email });
+      return result.started ? { status: 202, body: result } : { status: 200, body: result };
     },
-    async getScan() {
-      throw notImplemented('Reading a scan');
+    async getScan({ path }) {
+      const scan = await runtime.scans.read(path.scanId);
+      if (!scan) throw notFound(`No scan has the id ${path.scanId}.`);
+      return { status: 200, body: scan };
     },
   };
 }

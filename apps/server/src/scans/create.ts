@@ -1,0 +1,48 @@
+// Wires the scan pipeline of one process: the job queue with its `scan` and `mail` kinds, and the scan service.
+import type { Db } from '@arl/db';
+import type { FetchPolicy } from '@arl/scanner';
+import type { Logger } from 'pino';
+import type { ChangeFeed } from '../changes';
+import type { Config } from '../config';
+import { JobQueue } from '../jobs/queue';
+import { defineMailJob } from '../mail/mail-job';
+import { createMailTransport } from '../mail/transport';
+import { defineScanJob } from './scan-job';
+import { ScanService } from './service';
+
+export interface ScanPipeline {
+  jobs: JobQueue;
+  scans: ScanService;
+  close(): void;
+}
+
+export function createScanPipeline(deps: {
+  config: Config;
+  db: Db;
+  changes: ChangeFeed;
+  clock: () => Date;
+  logger: Logger;
+  /** Overrides of the scanner's fetch rules (tests and the demo pass the sandbox's DNS `lookup`). */
+  fetchPolicy?: Partial<FetchPolicy>;
+}): ScanPipeline {
+  const { config, db, changes, clock, logger } = deps;
+  const fetchPolicy: Partial<FetchPolicy> = { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks };
+  const jobs = new JobQueue(db, logger.child({ module: 'jobs' }));
+  const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, dataDir: config.dataDir, logger: logger.child({ module: 'mail' }) });
+  defineMailJob(jobs, { db, transport, from: config.mail.from });
+  defineScanJob({
+    db, queue: jobs, changes, clock, fetchPolicy,
+    logger: logger.child({ module: 'scans' }),
+    publicUrl: config.publicUrl,
+    concurrency: config.scan.concurrency,
+  });
+  const scans = new ScanService({ db, queue: jobs, clock, fetchPolicy, queueLimit: config.scan.queueLimit });
+  return {
+    jobs,
+    scans,
+    close() {
+      jobs.close();
+      transport.close();
+    },
+  };
+}

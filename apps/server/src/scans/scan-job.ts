@@ -1,0 +1,119 @@
+// The `scan` job: waiting -> running -> (scanner phases) -> scoring -> ended. The scanner's progress is appended to
+// the scan's events as it happens; the outcome is written in one transaction together with the job's completion,
+// so a worker that lost its job (its lease expired and another worker took over) cannot record a second outcome.
+import type { Db } from '@arl/db';
+import { scan as runScanner, type FetchPolicy } from '@arl/scanner';
+import type { Logger } from 'pino';
+import type { ChangeFeed } from '../changes';
+import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/queue';
+import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
+import { MAIL_JOB } from '../mail/mail-job';
+import { appendEvent } from './events';
+import { endScan, type ScanOutcome } from './results';
+
+export const SCAN_JOB = 'scan';
+
+export interface ScanJobPayload {
+  scanId: string;
+}
+
+export interface ScanJobDeps {
+  db: Db;
+  queue: JobQueue;
+  changes: ChangeFeed;
+  clock: () => Date;
+  logger: Logger;
+  publicUrl: string;
+  concurrency: number;
+  fetchPolicy: Partial<FetchPolicy>;
+}
+
+/** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
+export const SCAN_TIMEOUT_MS = 60_000;
+/** A scan whose worker vanished is retried once, then ended `interrupted`. */
+export const SCAN_ATTEMPTS = 2;
+
+const TX = { maxWait: 30_000, timeout: 30_000 };
+
+function interruptedCause(reason: unknown): string {
+  if (reason instanceof ShutdownAbort) return 'The service shut down while the scan was running; submit the URL again.';
+  if (reason instanceof DeadlineAbort) return `The scan ran past its deadline of ${Math.round(SCAN_TIMEOUT_MS / 1000)} seconds.`;
+  return 'The scan was cancelled before it finished.';
+}
+
+const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome => ({
+  ending, cause, score: null, grade: null, summary: null, siteName: null, checks: [], layers: [],
+});
+
+export function defineScanJob(deps: ScanJobDeps): void {
+  const { db, queue, clock } = deps;
+
+  const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
+    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock() });
+
+  const afterEnd = async (scored: boolean | undefined) => {
+    queue.notify(MAIL_JOB);
+    if (scored) await deps.changes.publish().catch((err) => deps.logger.warn({ err }, 'change publish failed'));
+  };
+
+  const kind: JobKind<ScanJobPayload> = {
+    concurrency: deps.concurrency,
+    maxAttempts: SCAN_ATTEMPTS,
+    timeoutMs: SCAN_TIMEOUT_MS,
+    backoffMs: () => 0,
+    async run(job, ctx) {
+      const { scanId } = job.payload;
+      const scan = await db.prisma.scan.findUnique({ where: { id: scanId }, select: { id: true, url: true, state: true, startedAt: true } });
+      if (!scan || scan.state === 'ended') return;
+      const log = ctx.logger.child({ scanId });
+      await db.prisma.$transaction(async (tx) => {
+        await tx.scan.update({ where: { id: scanId }, data: { state: 'running', startedAt: scan.startedAt ?? clock(), attempts: { increment: 1 } } });
+        await appendEvent(tx, scanId, 'running', clock());
+      }, TX);
+
+      // Progress callbacks are synchronous; their writes are chained so events keep the scanner's order.
+      let writes = Promise.resolve();
+      const onProgress = (step: string) => {
+        writes = writes
+          .then(() =>
+            step === 'scoring'
+              ? db.prisma.$transaction(async (tx) => {
+                  await tx.scan.updateMany({ where: { id: scanId, state: 'running' }, data: { state: 'scoring' } });
+                  await appendEvent(tx, scanId, 'scoring', clock());
+                }, TX)
+              : db.prisma.$transaction((tx) => appendEvent(tx, scanId, step, clock()), TX),
+          )
+          .catch((err) => log.warn({ err, step }, 'could not record a scan step'));
+      };
+      const result = await runScanner(scan.url, {
+        signal: ctx.signal,
+        onProgress,
+        fetchPolicy: deps.fetchPolicy,
+        logger: { debug: (...a: unknown[]) => log.debug(a), warn: (...a: unknown[]) => log.warn(a) },
+      });
+      await writes;
+      if (ctx.signal.reason instanceof LeaseLostError) throw ctx.signal.reason;
+      const outcome: ScanOutcome = result.ending === 'interrupted' ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
+      const ended = await db.prisma.$transaction(async (tx) => {
+        await ctx.completeIn(tx);
+        return finish(tx, scanId, outcome);
+      }, TX);
+      log.info({ ending: outcome.ending, score: outcome.score, ms: result.durationMs }, 'scan ended');
+      await afterEnd(ended?.scored);
+    },
+    async onRetry(job, reason, tx) {
+      const updated = await tx.scan.updateMany({ where: { id: job.payload.scanId, state: { not: 'ended' } }, data: { state: 'waiting' } });
+      if (updated.count > 0) await appendEvent(tx, job.payload.scanId, 'waiting', clock());
+      deps.logger.warn({ scanId: job.payload.scanId, reason }, 'scan queued again');
+    },
+    async onGiveUp(job, reason, tx) {
+      const cause = /lease expired/.test(reason)
+        ? `The worker running the scan stopped unexpectedly (${job.attempt} attempts).`
+        : 'The scan stopped because of an internal error.';
+      await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
+      // The mail job was enqueued in this transaction; wake the local worker once it commits.
+      setImmediate(() => queue.notify(MAIL_JOB));
+    },
+  };
+  queue.define(SCAN_JOB, kind);
+}

@@ -1,0 +1,135 @@
+// Submitting and reading scans. The join is atomic in the database: a scan row claims its target through the unique
+// `active_target` column (INSERT ... ON CONFLICT DO NOTHING), so concurrent submissions of one target, in any
+// number of processes, produce exactly one scan and everyone else joins it.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '@arl/db';
+import type { LeaderboardSchemas } from '@arl/contract';
+import { checkScannableUrl, type FetchPolicy } from '@arl/scanner';
+import { ApiError, serviceUnavailable } from '../http/errors';
+import type { JobQueue, Tx } from '../jobs/queue';
+import { appendEvent } from './events';
+import { SCAN_JOB, type ScanJobPayload } from './scan-job';
+import { normalizeTarget } from './target';
+
+type Scan = LeaderboardSchemas['Scan'];
+type ScanStart = LeaderboardSchemas['ScanStart'];
+export type ScanOrigin = 'api' | 'rescan' | 'demo';
+
+export interface ScanServiceDeps {
+  db: Db;
+  queue: JobQueue;
+  clock: () => Date;
+  fetchPolicy: Partial<FetchPolicy>;
+  queueLimit: number;
+}
+
+const TX = { maxWait: 30_000, timeout: 30_000 };
+
+export const unscannable = (reason: string): ApiError => new ApiError(422, 'unscannable_url', reason);
+
+export class ScanService {
+  constructor(private readonly deps: ScanServiceDeps) {}
+
+  /** 422 for URLs that can never be scanned; a name that does not resolve is scanned and ends `failed`. */
+  async submit(input: { url: string; email?: string; origin?: ScanOrigin }): Promise<ScanStart> {
+    const normalized = normalizeTarget(input.url);
+    if (!normalized.ok) throw unscannable(normalized.reason);
+    const { url, target, domain } = normalized.value;
+    const check = await checkScannableUrl(url.href, {
+      allowPrivateNetworks: this.deps.fetchPolicy.allowPrivateNetworks === true,
+      lookup: this.deps.fetchPolicy.lookup,
+    });
+    if (!check.ok && check.code !== 'dns') throw unscannable(`${check.reason}.`.replace(/\.\.$/, '.'));
+    const email = input.email?.trim();
+
+    for (let attempt = 0; attempt < 5; attempt += 1) {
+      const outcome = await this.deps.db.prisma.$transaction(
+        (tx) => this.startOrJoin(tx, { target, url: url.href, domain, email, origin: input.origin ?? 'api' }),
+        TX,
+      );
+      if (outcome) {
+        if (outcome.started) this.deps.queue.notify(SCAN_JOB);
+        return outcome;
+      }
+      // The scan we collided with ended between our insert and our read: try again.
+    }
+    throw serviceUnavailable('The scan could not be registered; try again.');
+  }
+
+  /** Inside one transaction, so a rescan scheduler can reuse it. Null when a concurrent scan ended mid-way. */
+  async startOrJoin(
+    tx: Tx,
+    s: { target: string; url: string; domain: string; email?: string; origin: ScanOrigin; enforceQueueLimit?: boolean },
+  ): Promise<ScanStart | null> {
+    const joined = await this.activeScan(tx, s.target);
+    if (joined) return this.join(tx, joined, s.domain, s.email);
+    if (s.enforceQueueLimit !== false) {
+      const [{ waiting }] = await tx.$queryRawUnsafe<Array<{ waiting: number }>>(`SELECT count(*)::int AS waiting FROM scans WHERE state = 'waiting'`);
+      if (waiting >= this.deps.queueLimit) {
+        throw serviceUnavailable(`Too many scans are waiting (${this.deps.queueLimit}); try again in a minute.`, 'queue_full', 60);
+      }
+    }
+    const id = randomUUID();
+    const now = this.deps.clock();
+    const inserted = await tx.$queryRawUnsafe<Array<{ id: string }>>(
+      `INSERT INTO scans (id, target, active_target, url, domain, state, email, origin, company_id, created_at)
+       VALUES ($1::uuid, $2::text, $2::text, $3::text, $4::varchar, 'waiting', $5::text, $6::varchar,
+               (SELECT id FROM companies WHERE domain = $4::varchar), $7::timestamptz)
+       ON CONFLICT (active_target) DO NOTHING RETURNING id`,
+      id, s.target, s.url, s.domain, s.email ?? null, s.origin, now,
+    );
+    if (inserted.length === 0) {
+      const winner = await this.activeScan(tx, s.target);
+      return winner ? this.join(tx, winner, s.domain, s.email) : null;
+    }
+    await appendEvent(tx, id, 'waiting', now);
+    if (s.email) await tx.scanRecipient.create({ data: { scanId: id, email: s.email } });
+    await this.deps.queue.enqueue<ScanJobPayload>(SCAN_JOB, { scanId: id }, {}, tx);
+    return { started: true, scan: { id, state: 'waiting' }, domain: s.domain };
+  }
+
+  private async activeScan(tx: Tx, target: string) {
+    const rows = await tx.$queryRawUnsafe<Array<{ id: string; state: Scan['state'] }>>(
+      `SELECT id, state::text AS state FROM scans WHERE active_target = $1`,
+      target,
+    );
+    return rows[0];
+  }
+
+  private async join(tx: Tx, scan: { id: string; state: Scan['state'] }, domain: string, email?: string): Promise<ScanStart> {
+    if (email) {
+      await tx.$executeRawUnsafe(
+        `INSERT INTO scan_recipients (scan_id, email) VALUES ($1::uuid, $2) ON CONFLICT DO NOTHING`,
+        scan.id, email,
+      );
+    }
+    return { started: false, scan: { id: scan.id, state: scan.state }, domain };
+  }
+
+  async read(id: string): Promise<Scan | null> {
+    const scan = await this.deps.db.prisma.scan.findUnique({
+      where: { id },
+      select: {
+        id: true, state: true, domain: true, ending: true, cause: true, score: true, grade: true, endedAt: true,
+        events: { orderBy: { id: 'asc' }, select: { step: true, at: true } },
+      },
+    });
+    if (!scan) return null;
+    const view: Scan = {
+      id: scan.id,
+      state: scan.state,
+      domain: scan.domain,
+      events: scan.events.map((e) => ({ step: e.step, at: e.at.toISOString() })),
+    };
+    if (scan.state === 'ended' && scan.ending) {
+      view.ending = scan.ending;
+      view.cause = scan.cause ?? 'The scan ended.';
+      view.endedAt = (scan.endedAt ?? scan.events.at(-1)?.at ?? new Date()).toISOString();
+      if (scan.ending === 'finished' && scan.score !== null && scan.grade !== null) {
+        view.score = scan.score;
+        view.grade = scan.grade as Scan['grade'];
+      }
+    }
+    return view;
+  }
+}
