@@ -20,7 +20,7 @@ export function createLeaderboardApp(runtime: Runtime): express.Express {
       getReadiness: health.ready,
       ...leaderboardReadHandlers(runtime.leaderboard),
       ...scanHandlers(runtime),
-      ...journeyHandlers(),
+      ...journeyHandlers(runtime.journeys),
     },
   });
 }

@@ -7,6 +7,8 @@ import type { Config } from './config';
 import { createFeedbackService } from './feedback/create';
 import type { FeedbackService } from './feedback/service';
 import type { Readiness } from './health';
+import { createJourneys } from './journeys/create';
+import type { JourneyService } from './journeys/service';
 import { LeaderboardRepository } from './leaderboard/repository';
 import { LeaderboardService } from './leaderboard/service';
 import type { FetchPolicy } from '@arl/scanner';
@@ -26,6 +28,7 @@ export interface Runtime {
   /** The durable job queue (scans, mail; journeys register their kind on it). */
   jobs: JobQueue;
   scans: ScanService;
+  journeys: JourneyService;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     });
     const feedback = createFeedbackService(config, db, clock);
     const pipeline = createScanPipeline({ config, db, changes, clock, logger, fetchPolicy: options.scanFetchPolicy });
+    const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.scanFetchPolicy });
     const readiness: Readiness = {
       draining: false,
       async check() {
@@ -74,6 +78,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       config, logger, db, changes, leaderboard, feedback, readiness, clock,
       jobs: pipeline.jobs,
       scans: pipeline.scans,
+      journeys,
       async close() {
         if (closed) return;
         closed = true;

@@ -1,0 +1,36 @@
+// Wires journeys into one process: the `journey` job kind on the shared queue, the driver choice, and the service.
+import type { Db } from '@arl/db';
+import { createHeuristicDriver, createLlmDriver, type JourneyBudgets, type JourneyDriver } from '@arl/journeys';
+import type { FetchPolicy } from '@arl/scanner';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { JobQueue } from '../jobs/queue';
+import { defineJourneyJob } from './journey-job';
+import { JourneyService } from './service';
+
+/** Journeys run beside scans; each holds one agent session, so a small fixed parallelism per worker. */
+const JOURNEY_CONCURRENCY = 2;
+
+export function createJourneys(deps: {
+  config: Config;
+  db: Db;
+  queue: JobQueue;
+  clock: () => Date;
+  logger: Logger;
+  /** Overrides of the fetch rules (tests and the demo pass the sandbox's DNS `lookup`); never from env. */
+  fetchPolicy?: Partial<FetchPolicy>;
+  budgets?: Partial<JourneyBudgets>;
+}): JourneyService {
+  const { config, db, queue, clock, logger } = deps;
+  const { baseUrl, model, apiKey } = config.llm;
+  const driver = (): JourneyDriver =>
+    baseUrl && model && apiKey ? createLlmDriver({ baseUrl, model, apiKey }) : createHeuristicDriver();
+  defineJourneyJob({
+    db, queue, clock, driver,
+    logger: logger.child({ module: 'journeys' }),
+    fetchPolicy: { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks },
+    budgets: deps.budgets,
+    concurrency: JOURNEY_CONCURRENCY,
+  });
+  return new JourneyService({ db, queue, clock });
+}
