@@ -1,6 +1,7 @@
 // Ending a scan: ONE transaction writes the outcome, the check results and layer scores, the company's current
 // result and its score history, the outbox mails, and the state change to `ended` (activeTarget cleared, so the
 // next submission of the target starts a new scan). The caller publishes the change after the commit.
+import { randomUUID } from 'node:crypto';
 import type { ScanResult } from '@arl/scanner';
 import type { JobQueue, Tx } from '../jobs/queue';
 import { composeScanMail } from '../mail/compose';
@@ -37,27 +38,17 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
 
   if (scored) {
     const current = { score: outcome.score!, grade: outcome.grade!, summary: outcome.summary, scannedAt: now, latestScanId: scan.id };
-    const existing = await tx.company.findUnique({ where: { domain: scan.domain }, select: { id: true, source: true } });
-    if (existing) {
-      // A curated company keeps its name, category and source: only the result changes.
-      await tx.company.update({ where: { id: existing.id }, data: current });
-      companyId = existing.id;
-      community = existing.source === 'community';
-    } else {
-      const created = await tx.company.create({
-        data: {
-          name: (outcome.siteName?.trim() || scan.domain).slice(0, 200),
-          website: new URL(outcome.finalUrl ?? scan.url).origin,
-          domain: scan.domain,
-          source: 'community',
-          demo: scan.origin === 'demo',
-          ...current,
-        },
-        select: { id: true },
-      });
-      companyId = created.id;
-      community = true;
-    }
+    // Insert-if-absent, so two scans of one unknown domain ending at once create one community company.
+    await tx.$executeRawUnsafe(
+      `INSERT INTO companies (id, name, website, domain, source, demo, updated_at)
+       VALUES ($1::uuid, $2::text, $3::text, $4::varchar, 'community', $5::boolean, now()) ON CONFLICT (domain) DO NOTHING`,
+      randomUUID(), (outcome.siteName?.trim() || scan.domain).slice(0, 200), new URL(outcome.finalUrl ?? scan.url).origin,
+      scan.domain, scan.origin === 'demo',
+    );
+    // A curated company keeps its name, category and source: only the result changes.
+    const company = await tx.company.update({ where: { domain: scan.domain }, data: current, select: { id: true, source: true } });
+    companyId = company.id;
+    community = company.source === 'community';
     await tx.scoreHistory.create({ data: { companyId: companyId!, scanId: scan.id, score: outcome.score!, grade: outcome.grade!, recordedAt: now } });
   }
 
