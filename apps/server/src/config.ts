@@ -170,6 +170,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   return config;
 }
 
+/** Where the embedded database lives: its own folder inside DATA_DIR, beside the mail outbox. */
+export function pgliteDir(config: Pick<Config, 'dataDir'>): string {
+  return path.join(config.dataDir, 'pglite');
+}
+
 /** "7d", "12h", "30m", "45s", "500ms" -> milliseconds; "off" -> null; anything else -> undefined. */
 export function parseInterval(raw: string): number | null | undefined {
   if (/^off$/i.test(raw)) return null;

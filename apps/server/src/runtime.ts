@@ -3,7 +3,7 @@
 import { createDb, migrate, seed, type Db } from '@arl/db';
 import type { Logger } from 'pino';
 import { createChangeFeed, type ChangeFeed } from './changes';
-import type { Config } from './config';
+import { pgliteDir, type Config } from './config';
 import { createFeedbackService } from './feedback/create';
 import type { FeedbackService } from './feedback/service';
 import type { Readiness } from './health';
@@ -48,7 +48,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const ownsDb = !options.db;
   const db =
     options.db ??
-    (await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: config.dataDir, logger: logger.child({ module: 'db' }) }));
+    (await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: pgliteDir(config), logger: logger.child({ module: 'db' }) }));
   try {
     if (options.prepare !== false) {
       const started = Date.now();
