@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// `npm test` of the server: the whole API suite on the embedded default (PGlite) always, then again on PostgreSQL
+// when TEST_DATABASE_URL is set (CI sets it), so both storage paths are proven on every run.
+'use strict';
+
+const { spawnSync } = require('node:child_process');
+
+const jest = require.resolve('jest/bin/jest');
+const args = process.argv.slice(2);
+const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
+
+function run(label, env) {
+  process.stdout.write(`\n== server suite on ${label} ==\n`);
+  const result = spawnSync(process.execPath, [jest, ...args], { stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+let status = run('PGlite (embedded)', withoutPostgres);
+if (status === 0 && TEST_DATABASE_URL) status = run('PostgreSQL (TEST_DATABASE_URL)', process.env);
+process.exit(status);
