@@ -1,0 +1,70 @@
+// `npm run feedback -- <command>`: the feedback project owner's tool. Runs on the configured database (the same
+// environment as `npm start`); migrations and the seed are applied first, like at start-up.
+// Exit codes: 0 done, 1 failed (unknown project, database error), 2 usage error.
+import * as fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { ConfigError, loadConfig } from '../config';
+import { createRuntime, type Runtime } from '../runtime';
+import { runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
+    process.stdout.write(USAGE);
+    return argv.length === 0 ? 2 : 0;
+  }
+  let runtime: Runtime | undefined;
+  try {
+    const config = loadConfig();
+    // Logs go to stderr so that stdout carries only the command's output (tokens, exports).
+    const logger = pino({ name: 'arl-feedback', level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+    const command = parseCommand(argv);
+    runtime = await createRuntime(config, { logger });
+    const out = command.values.out ? fs.createWriteStream(command.values.out as string) : process.stdout;
+    await runFeedbackCommand(runtime, command.positionals, command.values, out, process.stderr);
+    if (out !== process.stdout) await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n${err instanceof UsageError && err.exitCode === undefined ? 'Run `npm run feedback -- --help` for usage.\n' : ''}`);
+      return err instanceof UsageError && err.exitCode !== undefined ? err.exitCode : 2;
+    }
+    process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    return 1;
+  } finally {
+    await runtime?.close().catch(() => undefined);
+  }
+}
+
+function parseCommand(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        name: { type: 'string' },
+        invitation: { type: 'string' },
+        guidance: { type: 'string' },
+        accepting: { type: 'string' },
+        'signed-only': { type: 'string' },
+        expires: { type: 'string' },
+        note: { type: 'string' },
+        limit: { type: 'string' },
+        format: { type: 'string' },
+        out: { type: 'string' },
+      },
+    });
+  } catch (err) {
+    throw new UsageError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+// The schema engine leaves a timer behind (see @arl/db), so the exit is explicit.
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err) => {
+    process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  },
+);
