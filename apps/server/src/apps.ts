@@ -4,6 +4,7 @@ import type express from 'express';
 import { feedbackHandlers } from './feedback/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
+import { ResponseCache } from './http/response-cache';
 import { journeyHandlers } from './journeys/handlers';
 import { leaderboardReadHandlers } from './leaderboard/handlers';
 import type { Runtime } from './runtime';
@@ -15,6 +16,7 @@ export function createLeaderboardApp(runtime: Runtime): express.Express {
     specPath: specPaths.leaderboard,
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
+    responseCache: leaderboardReadCache(runtime),
     handlers: {
       getHealth: health.live,
       getReadiness: health.ready,
@@ -22,6 +24,17 @@ export function createLeaderboardApp(runtime: Runtime): express.Express {
       ...scanHandlers(runtime),
       ...journeyHandlers(runtime.journeys),
     },
+  });
+}
+
+// Operations 1-3 depend only on the ranked snapshot and on data that changes with it (a scan ending publishes a
+// change, which drops the snapshot and so every cached answer).
+const CACHED_READ = /^\/v1\/leaderboard(?:\/categories|\/companies\/[^/]+)?$/;
+
+function leaderboardReadCache(runtime: Runtime): ResponseCache {
+  return new ResponseCache({
+    currentVersion: () => runtime.leaderboard.currentVersion(),
+    cacheable: (req) => req.method === 'GET' && CACHED_READ.test(req.path),
   });
 }
 

@@ -11,6 +11,7 @@ import type { ResponseValidation } from '../config';
 import { ApiError, codeForStatus } from './errors';
 import type { Handlers, OperationHandler } from './operations';
 import { requestId } from './request-id';
+import type { ResponseCache } from './response-cache';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -20,6 +21,8 @@ export interface ContractAppOptions<Ops> {
   handlers: Handlers<Ops>;
   logger: Logger;
   validateResponses: ResponseValidation;
+  /** Answers repeated reads from validated earlier answers (see response-cache.ts). */
+  responseCache?: ResponseCache;
 }
 
 interface Route {
@@ -71,6 +74,7 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  if (options.responseCache) app.use(options.responseCache.middleware());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(
     OpenApiValidator.middleware({

@@ -45,10 +45,18 @@ export class LeaderboardService {
     this.unsubscribe();
   }
 
+  /** The snapshot reads are answered from now, or null when the next read will rebuild it (response-cache tag). */
+  currentVersion(): object | null {
+    const snap = this.snapshot;
+    if (!snap) return null;
+    const age = this.clock().getTime() - snap.builtAt.getTime();
+    return age >= 0 && age < SNAPSHOT_MAX_AGE_MS ? snap : null;
+  }
+
   async current(): Promise<Snapshot> {
     const now = this.clock();
-    const snap = this.snapshot;
-    if (snap && now.getTime() - snap.builtAt.getTime() < SNAPSHOT_MAX_AGE_MS && now >= snap.builtAt) return snap;
+    const snap = this.currentVersion() as Snapshot | null;
+    if (snap) return snap;
     // Single flight: concurrent readers share one rebuild. A change during the rebuild starts another.
     if (!this.building) {
       const generation = this.generation;
