@@ -41,6 +41,7 @@ export interface ScanTestServerOptions {
   background?: BackgroundOptions;
   seed?: boolean;
   sandbox?: Sandbox;
+  clock?: () => Date;
 }
 
 export async function startScanTestServer(options: ScanTestServerOptions = {}): Promise<ScanTestServer> {
@@ -58,7 +59,7 @@ export async function startScanTestServer(options: ScanTestServerOptions = {}): 
   });
   const db = await createTestDb('scans');
   const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger, db, prepare: options.seed === true, scanFetchPolicy: { lookup: sandbox.lookup } });
+  const runtime = await createRuntime(config, { logger, db, prepare: options.seed === true, clock: options.clock, scanFetchPolicy: { lookup: sandbox.lookup } });
   const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
   const background = options.worker === false ? null : startBackground(runtime, { pollMs: 100, ...options.background });
   const client = createLeaderboardClient(servers.leaderboardUrl);
