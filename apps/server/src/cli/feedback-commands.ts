@@ -43,16 +43,28 @@ const MAX_LIST = 1000;
 
 type Values = Record<string, string | boolean | undefined>;
 
-export async function runFeedbackCommand(runtime: Runtime, positionals: string[], values: Values, out: Writable, info: Writable): Promise<void> {
+/** Checks a command's shape (name, options, arguments, values) without a database, so usage errors are instant. */
+export function checkFeedbackCommand(positionals: string[], values: Values): { key: string; args: string[] } {
   const [group, action, ...args] = positionals;
   const key = `${group ?? ''} ${action ?? ''}`.trim();
-  const say = (line: string) => info.write(`${line}\n`);
   const allowed = ALLOWED_OPTIONS[key];
   if (!allowed) throw new UsageError(`Unknown command "${positionals.join(' ')}".`);
   const extra = Object.keys(values).filter((o) => values[o] !== undefined && !allowed.includes(o));
   if (extra.length > 0) throw new UsageError(`"${key}" does not take --${extra.join(', --')}.`);
   const wantArgs = key === 'project list' ? 0 : 1;
   if (args.length !== wantArgs) throw new UsageError(`"${key}" takes ${wantArgs === 0 ? 'no argument' : 'exactly one argument'}.`);
+  if (wantArgs === 1 && key !== 'invite revoke') slugOf(args[0]);
+  if (key.startsWith('project ')) projectFields(values);
+  if (key === 'project create' && values.name === undefined) throw new UsageError('project create needs --name.');
+  if (key === 'invite issue') expiryOf(values.expires as string | undefined, new Date());
+  if (key === 'reports list') intOf(values.limit as string | undefined, 20, 1, MAX_LIST, '--limit');
+  if (key === 'reports export' && values.format !== 'jsonl' && values.format !== 'csv') throw new UsageError('reports export needs --format jsonl or --format csv.');
+  return { key, args };
+}
+
+export async function runFeedbackCommand(runtime: Runtime, positionals: string[], values: Values, out: Writable, info: Writable): Promise<void> {
+  const { key, args } = checkFeedbackCommand(positionals, values);
+  const say = (line: string) => info.write(`${line}\n`);
   const { prisma } = runtime.db;
 
   switch (key) {

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config';
 import { createRuntime, type Runtime } from '../runtime';
-import { runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
+import { checkFeedbackCommand, runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
@@ -19,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
     // Logs go to stderr so that stdout carries only the command's output (tokens, exports).
     const logger = pino({ name: 'arl-feedback', level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
     const command = parseCommand(argv);
+    checkFeedbackCommand(command.positionals, command.values);
     runtime = await createRuntime(config, { logger });
     const out = command.values.out ? fs.createWriteStream(command.values.out as string) : process.stdout;
     await runFeedbackCommand(runtime, command.positionals, command.values, out, process.stderr);
