@@ -1,10 +1,17 @@
 // `npm run bench [-- part ...]`: runs every benchmark part (or the named ones) and prints its figures.
 import { printFeedbackBench, runFeedbackBench } from './feedback-bench';
 import { printLeaderboardBench, runLeaderboardBench } from './leaderboard-bench';
+import { printPipelineBench, runPipelineBench } from './pipeline-bench';
+// The scanner's own benchmark lives outside its main entry point because it starts the sandbox.
+import { runScannerBench } from '@arl/scanner/dist/bench';
 
 const parts: Record<string, () => Promise<void>> = {
   leaderboard: async () => printLeaderboardBench(await runLeaderboardBench()),
+  pipeline: async () => printPipelineBench(await runPipelineBench()),
   feedback: async () => printFeedbackBench(await runFeedbackBench()),
+  scanner: async () => {
+    await runScannerBench({ print: (line) => console.log(line) });
+  },
 };
 
 async function main(): Promise<void> {
