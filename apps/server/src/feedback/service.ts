@@ -32,7 +32,15 @@ export const RECEIPT_MESSAGES = {
   repeat: 'An identical report was already received for this project; this is its receipt. Nothing new was stored.',
 } as const;
 
+// Project rows are read at most once a second per process (unknown slugs too, so a flood of made-up slugs does not
+// reach the database): an owner's change (accepting, signed-only) takes effect within a second everywhere.
+// Invitations are not cached, so a revocation is immediate.
+const PROJECT_CACHE_MS = 1000;
+const PROJECT_CACHE_MAX = 10_000;
+
 export class FeedbackService {
+  private readonly projects = new Map<string, { row: FeedbackProjectRow | null; until: number }>();
+
   constructor(private readonly deps: FeedbackServiceDeps) {}
 
   urls(slug: string) {
@@ -88,9 +96,15 @@ export class FeedbackService {
   }
 
   private async project(slug: string): Promise<FeedbackProjectRow> {
-    const project = await this.deps.repository.projectBySlug(slug);
-    if (!project) throw notFound(`No feedback project "${slug}".`);
-    return project;
+    const now = Date.now();
+    let entry = this.projects.get(slug);
+    if (!entry || entry.until <= now) {
+      if (this.projects.size >= PROJECT_CACHE_MAX) this.projects.clear();
+      entry = { row: await this.deps.repository.projectBySlug(slug), until: now + PROJECT_CACHE_MS };
+      this.projects.set(slug, entry);
+    }
+    if (!entry.row) throw notFound(`No feedback project "${slug}".`);
+    return entry.row;
   }
 
   private cardOf(project: FeedbackProjectRow): Card {
