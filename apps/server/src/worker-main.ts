@@ -1,10 +1,10 @@
-// `npm run worker`: the job worker alone (scans, mail, rescans), for deployments where several API and worker
-// processes share one PostgreSQL (WORKER_IN_PROCESS=false on the API processes). Flags:
+// `npm run worker`: the job worker alone (scans, journeys, mail, rescans), for deployments where several API and
+// worker processes share one PostgreSQL (WORKER_IN_PROCESS=false on the API processes). Flags:
 //   --resolve NAME=ADDRESS   pin scan hostnames to addresses (repeatable, NAME may be *.suffix)
 //   --lease-ms N             job lease (default 15000): how soon another worker takes over a dead worker's job
 // SIGTERM/SIGINT stop taking jobs and interrupt in-flight scans within SHUTDOWN_TIMEOUT_MS; a second signal exits.
+import { exitOnSignals, loadConfigOrExit, runMain } from './cli/process-lifecycle';
 import { parseResolveFlags } from './cli/resolve-flag';
-import { ConfigError, loadConfig } from './config';
 import { startBackground } from './jobs/background';
 import { createLogger } from './logger';
 import { createRuntime } from './runtime';
@@ -15,18 +15,9 @@ function flag(argv: string[], name: string): string | undefined {
   return argv[i].includes('=') ? argv[i].slice(name.length + 1) : argv[i + 1];
 }
 
-async function main(): Promise<void> {
+runMain('Worker', async () => {
   const argv = process.argv.slice(2);
-  let config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(2);
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   if (!config.databaseUrl) {
     process.stderr.write('npm run worker needs DATABASE_URL: the embedded database belongs to one process, and `npm start` already runs the worker in-process.\n');
     process.exit(2);
@@ -42,34 +33,8 @@ async function main(): Promise<void> {
   const background = startBackground(runtime, { leaseMs });
   logger.info({ workerId: background.worker.id, database: runtime.db.kind, concurrency: config.scan.concurrency }, 'worker running');
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) {
-      logger.warn({ signal }, 'second signal: exiting now');
-      process.exit(1);
-    }
-    stopping = true;
-    logger.info({ signal }, 'worker draining');
-    const deadline = setTimeout(() => {
-      logger.error('shutdown deadline passed: exiting');
-      process.exit(1);
-    }, config.shutdownTimeoutMs);
-    deadline.unref();
-    try {
-      await background.stop(Math.floor(config.shutdownTimeoutMs / 2));
-      await runtime.close();
-      logger.info('worker stopped');
-      process.exit(0);
-    } catch (err) {
-      logger.error({ err }, 'worker shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-}
-
-main().catch((err) => {
-  process.stderr.write(`Worker start-up failed: ${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
+  exitOnSignals(logger, config.shutdownTimeoutMs, async () => {
+    await background.stop(Math.floor(config.shutdownTimeoutMs / 2));
+    await runtime.close();
+  });
 });
