@@ -54,6 +54,9 @@ export function checkFeedbackCommand(positionals: string[], values: Values): { k
   const wantArgs = key === 'project list' ? 0 : 1;
   if (args.length !== wantArgs) throw new UsageError(`"${key}" takes ${wantArgs === 0 ? 'no argument' : 'exactly one argument'}.`);
   if (wantArgs === 1 && key !== 'invite revoke') slugOf(args[0]);
+  if (key === 'invite revoke' && !UUID.test(args[0]) && !/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/.test(args[0])) {
+    throw new UsageError('invite revoke takes an invitation token or its id (a UUID).');
+  }
   if (key.startsWith('project ')) projectFields(values);
   if (key === 'project create' && values.name === undefined) throw new UsageError('project create needs --name.');
   if (key === 'invite issue') expiryOf(values.expires as string | undefined, new Date());
