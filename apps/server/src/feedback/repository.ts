@@ -44,22 +44,81 @@ export class FeedbackRepository {
 
   /**
    * Stores the report unless one with the same content hash exists for the project, and returns the stored one.
-   * Atomic under concurrency: the unique index (project_id, content_hash) lets exactly one insert win; the losers'
-   * ON CONFLICT DO NOTHING waits for the winner to commit, and the follow-up SELECT (a new statement, so a new
-   * snapshot) then sees its row.
+   *
+   * Reports arriving together are written together: calls made in the same turn of the event loop (up to
+   * BATCH_MAX) become one multi-row INSERT, so a burst costs one round trip and one commit instead of one each.
+   * Atomic under concurrency: the unique index (project_id, content_hash) lets exactly one row win, within a batch
+   * or across processes; ON CONFLICT DO NOTHING waits for a concurrent winner to commit, and the follow-up SELECT
+   * (a new statement, so a new snapshot) then sees its row. The entry whose generated id came back is the new one.
    */
-  async insertOrFind(projectId: string, contentHash: string, bodyJson: string, receivedAt: Date): Promise<StoredReceipt> {
+  insertOrFind(projectId: string, contentHash: string, bodyJson: string, receivedAt: Date): Promise<StoredReceipt> {
+    return new Promise((resolve, reject) => {
+      this.pending.push({ id: randomUUID(), projectId, contentHash, bodyJson, receivedAt, resolve, reject });
+      if (this.pending.length >= BATCH_MAX) this.flush();
+      else if (this.pending.length === 1) setImmediate(() => this.flush());
+    });
+  }
+
+  private readonly pending: PendingReport[] = [];
+
+  private flush(): void {
+    const batch = this.pending.splice(0, BATCH_MAX);
+    if (batch.length === 0) return;
+    this.write(batch).catch((err) => batch.forEach((p) => p.reject(err)));
+  }
+
+  private async write(batch: PendingReport[]): Promise<void> {
+    const values: unknown[] = [];
+    const rows = batch.map((p, i) => {
+      values.push(p.id, p.projectId, p.contentHash, p.bodyJson, p.receivedAt);
+      const n = i * 5;
+      return `($${n + 1}::uuid, $${n + 2}::uuid, $${n + 3}, $${n + 4}::json, $${n + 5}::timestamptz)`;
+    });
     const inserted = await this.db.executeSql(
-      `INSERT INTO feedback_reports (id, project_id, content_hash, body, received_at) VALUES ($1, $2, $3, $4::json, $5)
+      `INSERT INTO feedback_reports (id, project_id, content_hash, body, received_at) VALUES ${rows.join(', ')}
        ON CONFLICT (project_id, content_hash) DO NOTHING RETURNING id, received_at`,
-      [randomUUID(), projectId, contentHash, bodyJson, receivedAt],
+      values,
     );
-    if (inserted.rows.length > 0) return { id: inserted.rows[0].id, receivedAt: toDate(inserted.rows[0].received_at), inserted: true };
-    const existing = await this.db.executeSql('SELECT id, received_at FROM feedback_reports WHERE project_id = $1 AND content_hash = $2', [projectId, contentHash]);
-    if (existing.rows.length === 0) throw new Error('feedback report vanished between insert and select');
-    return { id: existing.rows[0].id, receivedAt: toDate(existing.rows[0].received_at), inserted: false };
+    const won = new Map<string, Date>(inserted.rows.map((r) => [String(r.id), toDate(r.received_at)]));
+    const lost = batch.filter((p) => !won.has(p.id));
+    const existing = new Map<string, { id: string; receivedAt: Date }>();
+    if (lost.length > 0) {
+      const keys: unknown[] = [];
+      const pairs = lost.map((p, i) => {
+        keys.push(p.projectId, p.contentHash);
+        return `($${i * 2 + 1}::uuid, $${i * 2 + 2})`;
+      });
+      const found = await this.db.executeSql(
+        `SELECT id, project_id, content_hash, received_at FROM feedback_reports WHERE (project_id, content_hash) IN (${pairs.join(', ')})`,
+        keys,
+      );
+      for (const r of found.rows) existing.set(`${r.project_id}:${String(r.content_hash).trim()}`, { id: String(r.id), receivedAt: toDate(r.received_at) });
+    }
+    for (const p of batch) {
+      const receivedAt = won.get(p.id);
+      if (receivedAt) {
+        p.resolve({ id: p.id, receivedAt, inserted: true });
+        continue;
+      }
+      const found = existing.get(`${p.projectId}:${p.contentHash}`);
+      if (found) p.resolve({ id: found.id, receivedAt: found.receivedAt, inserted: false });
+      else p.reject(new Error('feedback report vanished between insert and select'));
+    }
   }
 }
+
+interface PendingReport {
+  id: string;
+  projectId: string;
+  contentHash: string;
+  bodyJson: string;
+  receivedAt: Date;
+  resolve(receipt: StoredReceipt): void;
+  reject(err: unknown): void;
+}
+
+/** At most this many reports per INSERT (5 parameters each, far below PostgreSQL's 65,535). */
+const BATCH_MAX = 100;
 
 function toDate(value: unknown): Date {
   return value instanceof Date ? value : new Date(String(value));
