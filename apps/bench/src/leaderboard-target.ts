@@ -6,7 +6,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { createLeaderboardApp, createLogger, createRuntime, loadConfig } from '@arl/server';
+import { createLeaderboardListener, createLogger, createRuntime, loadConfig } from '@arl/server';
 
 const COMPANIES = Number(process.argv[2] ?? 10_000);
 
@@ -33,7 +33,7 @@ async function main(): Promise<void> {
   const history = rows.map((r, i) => ({ companyId: r.id, score: (r.score + (i % 7)) % 101, grade: 'C', recordedAt: new Date(now - 8 * 86_400_000) }));
   for (let i = 0; i < history.length; i += 1000) await prisma.scoreHistory.createMany({ data: history.slice(i, i + 1000) });
 
-  const app = http.createServer(createLeaderboardApp(runtime));
+  const app = http.createServer(createLeaderboardListener(runtime));
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
 

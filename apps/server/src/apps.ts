@@ -1,5 +1,6 @@
 // One Express app per host (the validator mishandles several documents in one app), both built from the contract.
 import { specPaths, type FeedbackOperations, type LeaderboardOperations } from '@arl/contract';
+import type * as http from 'node:http';
 import type express from 'express';
 import { feedbackHandlers } from './feedback/handlers';
 import { healthHandlers } from './health';
@@ -10,13 +11,13 @@ import { leaderboardReadHandlers } from './leaderboard/handlers';
 import type { Runtime } from './runtime';
 import { scanHandlers } from './scans/handlers';
 
-export function createLeaderboardApp(runtime: Runtime): express.Express {
+export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseCache): express.Express {
   const health = healthHandlers(runtime.readiness);
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
-    responseCache: leaderboardReadCache(runtime),
+    responseCache,
     handlers: {
       getHealth: health.live,
       getReadiness: health.ready,
@@ -31,11 +32,20 @@ export function createLeaderboardApp(runtime: Runtime): express.Express {
 // change, which drops the snapshot and so every cached answer).
 const CACHED_READ = /^\/v1\/leaderboard(?:\/categories|\/companies\/[^/]+)?$/;
 
-function leaderboardReadCache(runtime: Runtime): ResponseCache {
-  return new ResponseCache({
-    currentVersion: () => runtime.leaderboard.currentVersion(),
-    cacheable: (req) => req.method === 'GET' && CACHED_READ.test(req.path),
-  });
+function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
+  return new ResponseCache(
+    { currentVersion: () => runtime.leaderboard.currentVersion(), cacheable: (pathname) => CACHED_READ.test(pathname) },
+    runtime.logger.child({ host: 'leaderboard' }),
+  );
+}
+
+/** The leaderboard host's request listener: cached reads first, everything else through the contract app. */
+export function createLeaderboardListener(runtime: Runtime): http.RequestListener {
+  const cache = createLeaderboardReadCache(runtime);
+  const app = createLeaderboardApp(runtime, cache);
+  return (req, res) => {
+    if (!cache.serveHit(req, res)) app(req, res);
+  };
 }
 
 export function createFeedbackApp(runtime: Runtime): express.Express {

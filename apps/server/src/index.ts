@@ -1,5 +1,5 @@
 export { loadConfig, ConfigError, type Config } from './config';
 export { createLogger } from './logger';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime';
-export { createLeaderboardApp, createFeedbackApp } from './apps';
+export { createLeaderboardApp, createLeaderboardListener, createFeedbackApp } from './apps';
 export { listen, type RunningServers } from './server';

@@ -2,7 +2,7 @@
 // then close the runtime. A second signal, or the deadline, forces the exit.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFeedbackApp, createLeaderboardApp } from './apps';
+import { createFeedbackApp, createLeaderboardListener } from './apps';
 import type { Runtime } from './runtime';
 
 export interface RunningServers {
@@ -16,7 +16,7 @@ export interface RunningServers {
 
 export async function listen(runtime: Runtime, ports = { port: runtime.config.port, feedbackPort: runtime.config.feedbackPort }): Promise<RunningServers> {
   const { host } = runtime.config;
-  const leaderboard = await start(http.createServer(createLeaderboardApp(runtime)), host, ports.port);
+  const leaderboard = await start(http.createServer(createLeaderboardListener(runtime)), host, ports.port);
   const feedback = await start(http.createServer(createFeedbackApp(runtime)), host, ports.feedbackPort);
   let closing: Promise<void> | null = null;
   return {

@@ -74,7 +74,7 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
-  if (options.responseCache) app.use(options.responseCache.middleware());
+  if (options.responseCache) app.use(options.responseCache.recorder());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(
     OpenApiValidator.middleware({

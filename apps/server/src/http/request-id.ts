@@ -10,9 +10,13 @@ declare module 'express-serve-static-core' {
   }
 }
 
+/** The caller's X-Request-Id when it is acceptable, else a new one. */
+export function pickRequestId(incoming: string | string[] | undefined): string {
+  return typeof incoming === 'string' && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+}
+
 export function requestId(req: Request, res: Response, next: NextFunction): void {
-  const incoming = req.get('x-request-id');
-  req.requestId = incoming && ACCEPTABLE_ID.test(incoming) ? incoming : randomUUID();
+  req.requestId = pickRequestId(req.headers['x-request-id']);
   res.setHeader('X-Request-Id', req.requestId);
   next();
 }

@@ -1,13 +1,17 @@
 // Serves repeated reads from the bytes of an earlier identical response. An entry is stored only after its request
 // went the whole way (request validation, handler, response validation) and answered 200, and it is tagged with
-// the data version it was computed from, so a hit is byte-for-byte what the full path would answer now.
+// the data version it was computed from, so a hit is byte-for-byte what the full path would answer now. Hits are
+// answered before Express (the host's hot path); misses go through the app and are recorded on the way out.
+import type * as http from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { pickRequestId } from './request-id';
 
 export interface ResponseCacheSource {
   /** Identifies the data the responses depend on; null while no fresh data is loaded (nothing is served then). */
   currentVersion(): object | null;
-  /** Whether a request may be cached at all (e.g. only GETs of read operations). */
-  cacheable(req: Request): boolean;
+  /** Whether GETs of this path may be cached at all. */
+  cacheable(pathname: string): boolean;
 }
 
 interface Entry {
@@ -18,25 +22,42 @@ interface Entry {
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
 
-  constructor(private readonly source: ResponseCacheSource, private readonly maxEntries = 2000) {}
+  constructor(
+    private readonly source: ResponseCacheSource,
+    private readonly logger: Logger,
+    private readonly maxEntries = 2000,
+  ) {}
 
-  /** Express middleware: answers from the cache when it can, else remembers the 200 JSON answer. */
-  middleware() {
+  /** Answers a GET from the cache; false when the request must go through the app. */
+  serveHit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
+    if (req.method !== 'GET' || !req.url) return false;
+    const entry = this.entries.get(req.url);
+    if (!entry || entry.version !== this.source.currentVersion()) return false;
+    const requestId = pickRequestId(req.headers['x-request-id']);
+    res.writeHead(200, {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': entry.body.length,
+      'X-Request-Id': requestId,
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'no-store',
+    });
+    res.end(entry.body);
+    this.logger.debug({ requestId, url: req.url }, 'answered from the response cache');
+    return true;
+  }
+
+  /** Express middleware: remembers the validated 200 JSON answer of a cacheable GET. */
+  recorder() {
     return (req: Request, res: Response, next: NextFunction): void => {
-      if (!this.source.cacheable(req)) return next();
+      if (req.method !== 'GET' || !this.source.cacheable(req.path)) return next();
       const key = req.originalUrl;
-      const version = this.source.currentVersion();
-      const hit = version ? this.entries.get(key) : undefined;
-      if (hit && hit.version === version) {
-        res.status(200).type('application/json; charset=utf-8').send(hit.body);
-        return;
-      }
-      // The version the handler reads may change while it runs; tag the entry with the one current at the end.
+      // Runs after the response validator approved the body (it wraps res.json later, so it calls this one last).
       const json = res.json.bind(res);
       res.json = (body: unknown) => {
         const result = json(body);
-        const after = this.source.currentVersion();
-        if (res.statusCode === 200 && after) this.remember(key, after, Buffer.from(JSON.stringify(body)));
+        // Tagged with the version current once the handler finished; a change during the request drops it.
+        const version = this.source.currentVersion();
+        if (res.statusCode === 200 && version) this.remember(key, version, Buffer.from(JSON.stringify(body)));
         return result;
       };
       next();
