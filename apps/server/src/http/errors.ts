@@ -15,8 +15,6 @@ export class ApiError extends HttpError {
 
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
 export const badRequest = (message: string, code = 'bad_request'): ApiError => new ApiError(400, code, message);
-export const notImplemented = (what: string): ApiError =>
-  new ApiError(501, 'not_implemented', `${what} is not available in this build yet.`);
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests; try again later.'): ApiError =>
   new ApiError(429, 'rate_limited', message, { 'Retry-After': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 export const serviceUnavailable = (message: string, code = 'service_unavailable', retryAfterSeconds?: number): ApiError =>
@@ -36,7 +34,6 @@ export function codeForStatus(status: number, err: { type?: string } = {}): stri
     case 413: return 'payload_too_large';
     case 415: return 'unsupported_media_type';
     case 429: return 'rate_limited';
-    case 501: return 'not_implemented';
     case 503: return 'service_unavailable';
     default: return status >= 500 ? 'internal_error' : 'bad_request';
   }
