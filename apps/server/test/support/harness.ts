@@ -4,7 +4,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createFeedbackClient, createLeaderboardClient } from '@arl/client';
-import { createTestDb } from '@arl/db';
+import { createTestDb, type TestDb } from '@arl/db';
+import type { FetchPolicy } from '@arl/scanner';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { createRuntime, type Runtime } from '../../src/runtime';
@@ -12,6 +13,8 @@ import { listen, type RunningServers } from '../../src/server';
 
 export interface TestServer {
   runtime: Runtime;
+  db: TestDb;
+  dataDir: string;
   servers: RunningServers;
   config: Config;
   leaderboardUrl: string;
@@ -26,6 +29,10 @@ export interface TestServerOptions {
   clock?: () => Date;
   /** Seed the default categories/companies/projects (default false: tests insert what they need). */
   seed?: boolean;
+  /** How scans and journeys fetch (e.g. the sandbox's DNS override). */
+  scanFetchPolicy?: Partial<FetchPolicy>;
+  /** Name hint of the test database (its PostgreSQL schema). */
+  dbName?: string;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -39,12 +46,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     VALIDATE_RESPONSES: 'fail',
     ...options.env,
   });
-  const db = await createTestDb();
+  const db = await createTestDb(options.dbName);
   const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger, db, prepare: options.seed === true, clock: options.clock });
+  const runtime = await createRuntime(config, {
+    logger, db, prepare: options.seed === true, clock: options.clock, scanFetchPolicy: options.scanFetchPolicy,
+  });
   const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
   return {
     runtime,
+    db,
+    dataDir,
     servers,
     config,
     leaderboardUrl: servers.leaderboardUrl,

@@ -1,80 +1,47 @@
 // A test server for the scan pipeline: the sandbox personas on loopback, a Runtime whose scanner resolves the
 // personas' hostnames through the sandbox (injected, not through env), both hosts listening, and the real worker.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import { createLeaderboardClient } from '@arl/client';
-import { createTestDb, type TestDb } from '@arl/db';
+import type { LeaderboardSchemas } from '@arl/contract';
 import { startSandbox, type PersonaName, type Sandbox } from '@arl/sandbox';
-import { loadConfig, type Config } from '../../src/config';
 import { startBackground, type Background, type BackgroundOptions } from '../../src/jobs/background';
-import { createLogger } from '../../src/logger';
-import { createRuntime, type Runtime } from '../../src/runtime';
-import { listen, type RunningServers } from '../../src/server';
+import { startTestServer, type TestServer, type TestServerOptions } from './harness';
 
-export interface ScanTestServer {
+export interface ScanTestServer extends TestServer {
   sandbox: Sandbox;
-  runtime: Runtime;
-  servers: RunningServers;
-  config: Config;
-  db: TestDb;
-  dataDir: string;
-  leaderboardUrl: string;
-  client: ReturnType<typeof createLeaderboardClient>;
   background: Background | null;
   urlOf(persona: PersonaName): string;
   /** Polls operation 6 until the scan has ended (bounded). */
   waitForEnd(scanId: string, timeoutMs?: number): Promise<ScanView>;
-  close(): Promise<void>;
 }
 
-export type ScanView = {
-  id: string; state: string; domain: string; ending?: string; cause?: string; score?: number; grade?: string; endedAt?: string;
-  events: Array<{ step: string; at: string }>;
-};
+export type ScanView = LeaderboardSchemas['Scan'];
 
-export interface ScanTestServerOptions {
-  env?: Record<string, string>;
+export interface ScanTestServerOptions extends Omit<TestServerOptions, 'scanFetchPolicy' | 'dbName'> {
   latencyMs?: number;
   /** Start the worker in this process (default true). */
   worker?: boolean;
   background?: BackgroundOptions;
-  seed?: boolean;
   sandbox?: Sandbox;
-  clock?: () => Date;
 }
 
 export async function startScanTestServer(options: ScanTestServerOptions = {}): Promise<ScanTestServer> {
   const sandbox = options.sandbox ?? (await startSandbox({ latencyMs: options.latencyMs ?? 0 }));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-scan-test-'));
-  const config = loadConfig({
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    DATA_DIR: dataDir,
-    HOST: '127.0.0.1',
-    SCAN_ALLOW_PRIVATE_NETWORKS: 'true',
-    RESCAN_INTERVAL: 'off',
-    SCAN_RATE_LIMIT: '0',
-    VALIDATE_RESPONSES: 'fail',
-    ...options.env,
+  const server = await startTestServer({
+    ...options,
+    env: { SCAN_RATE_LIMIT: '0', ...options.env },
+    scanFetchPolicy: { lookup: sandbox.lookup },
+    dbName: 'scans',
   });
-  const db = await createTestDb('scans');
-  const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger, db, prepare: options.seed === true, clock: options.clock, scanFetchPolicy: { lookup: sandbox.lookup } });
-  const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
-  const background = options.worker === false ? null : startBackground(runtime, { pollMs: 100, ...options.background });
-  const client = createLeaderboardClient(servers.leaderboardUrl);
+  const background = options.worker === false ? null : startBackground(server.runtime, { pollMs: 100, ...options.background });
   return {
-    sandbox, runtime, servers, config, db, dataDir, client, background,
-    leaderboardUrl: servers.leaderboardUrl,
+    ...server,
+    sandbox,
+    background,
     urlOf: (persona) => sandbox.urlOf(persona),
-    waitForEnd: (scanId, timeoutMs = 20_000) => waitForScanEnd(servers.leaderboardUrl, scanId, timeoutMs),
+    waitForEnd: (scanId, timeoutMs = 20_000) => waitForScanEnd(server.leaderboardUrl, scanId, timeoutMs),
     async close() {
       await background?.stop(5000);
-      await servers.close();
-      await runtime.close();
-      await db.dispose();
+      await server.close();
       if (!options.sandbox) await sandbox.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }
