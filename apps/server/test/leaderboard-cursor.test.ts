@@ -1,4 +1,5 @@
 // Keyset cursors: a walk over many equal scores neither skips nor repeats, also while companies are added.
+import type { LeaderboardOperations } from '@arl/contract';
 import request from 'supertest';
 import { expectErrorBody, startTestServer, type TestServer } from './support/harness';
 import { insertCompany } from './support/fixtures';
@@ -21,7 +22,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-type Query = { sort?: 'score' | 'company' | 'category' | 'scanned'; order?: 'asc' | 'desc'; category?: string; q?: string };
+type Query = Pick<NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>, 'sort' | 'order' | 'category' | 'q'>;
 
 async function walk(query: Query, limit: number, between?: (page: number) => Promise<void>): Promise<string[]> {
   const seen: string[] = [];

@@ -1,12 +1,13 @@
 // Pure ranking: from scored companies and their score history to ranked populations with 7-day movement.
 // Computed once per change of the data (see service.ts), never per request.
-import type { LeaderboardSchemas } from '@arl/contract';
+import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
 
 export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 export type Population = 'curated' | 'all';
-export type SortKey = 'score' | 'company' | 'category' | 'scanned';
-export type Order = 'asc' | 'desc';
+type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
+export type SortKey = NonNullable<ListQuery['sort']>;
+export type Order = NonNullable<ListQuery['order']>;
 type Category = LeaderboardSchemas['Category'];
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
 
