@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PERSONAS, startSandbox } from '@arl/sandbox';
 import { createLogger, createRuntime, listen, loadConfig } from '@arl/server';
-import { startBackground } from '@arl/server/dist/jobs/background';
+import { startBackground } from '@arl/server';
 
 export interface PipelineBenchResult {
   exemplaryMs: number;

@@ -3,3 +3,4 @@ export { createLogger } from './logger';
 export { createRuntime, type Runtime, type RuntimeOptions } from './runtime';
 export { createLeaderboardApp, createLeaderboardListener, createFeedbackApp } from './apps';
 export { listen, type RunningServers } from './server';
+export { startBackground, type Background, type BackgroundOptions } from './jobs/background';
