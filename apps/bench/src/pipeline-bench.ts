@@ -6,8 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { PERSONAS, startSandbox } from '@arl/sandbox';
-import { createLogger, createRuntime, listen, loadConfig } from '@arl/server';
-import { startBackground } from '@arl/server';
+import { createLogger, createRuntime, listen, loadConfig, startBackground } from '@arl/server';
 
 export interface PipelineBenchResult {
   exemplaryMs: number;
