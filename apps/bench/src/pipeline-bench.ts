@@ -43,7 +43,7 @@ export async function runPipelineBench(options: { batch?: number; concurrency?: 
     DATA_DIR: dataDir, LOG_LEVEL: 'silent', HOST: '127.0.0.1', SCAN_ALLOW_PRIVATE_NETWORKS: 'true', RESCAN_INTERVAL: 'off',
     SCAN_RATE_LIMIT: '0', SCAN_CONCURRENCY: String(concurrency), SCAN_QUEUE_LIMIT: String(batch * 2),
   });
-  const runtime = await createRuntime(config, { logger: createLogger('silent'), scanFetchPolicy: { lookup: sandbox.lookup } });
+  const runtime = await createRuntime(config, { logger: createLogger('silent'), fetchPolicy: { lookup: sandbox.lookup } });
   const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
   const background = startBackground(runtime, { pollMs: 100 });
   const base = servers.leaderboardUrl;

@@ -20,7 +20,7 @@ async function main(): Promise<void> {
   const config: Config = { ...loaded, scan: { ...loaded.scan, allowPrivateNetworks: true, rescanIntervalMs: null } };
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const sandbox = await startSandbox({ latencyMs: 20 });
-  const runtime = await createRuntime(config, { logger, scanFetchPolicy: { lookup: sandbox.lookup } });
+  const runtime = await createRuntime(config, { logger, fetchPolicy: { lookup: sandbox.lookup } });
   const servers = await listen(runtime);
   const background = startBackground(runtime, { pollMs: 100 });
   const stop = async () => {

@@ -10,7 +10,7 @@ import { listen } from './server';
 runMain('Server', async () => {
   const config = loadConfigOrExit();
   const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger, scanFetchPolicy: parseResolveFlags(process.argv.slice(2)) });
+  const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(process.argv.slice(2)) });
   const servers = await listen(runtime);
   const background = config.scan.inProcessWorker ? startBackground(runtime) : null;
   logger.info({ leaderboard: servers.leaderboardUrl, feedback: servers.feedbackUrl, database: runtime.db.kind }, 'listening');

@@ -39,8 +39,8 @@ export interface RuntimeOptions {
   /** Apply migrations and the seed (default true). */
   prepare?: boolean;
   clock?: () => Date;
-  /** Overrides of the scanner's fetch rules, e.g. the sandbox's DNS `lookup` (tests, demo, bench); never from env. */
-  scanFetchPolicy?: Partial<FetchPolicy>;
+  /** Overrides of the fetch rules of scans and journeys, e.g. the sandbox's DNS `lookup` (tests, demo, bench); never from env. */
+  fetchPolicy?: Partial<FetchPolicy>;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
@@ -65,8 +65,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       clock,
     });
     const feedback = createFeedbackService(config, db, clock);
-    const pipeline = createScanPipeline({ config, db, changes, clock, logger, fetchPolicy: options.scanFetchPolicy });
-    const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.scanFetchPolicy });
+    const pipeline = createScanPipeline({ config, db, changes, clock, logger, fetchPolicy: options.fetchPolicy });
+    const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
     const readiness: Readiness = {
       draining: false,
       async check() {

@@ -29,7 +29,7 @@ runMain('Worker', async () => {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  const runtime = await createRuntime(config, { logger, scanFetchPolicy: parseResolveFlags(argv) });
+  const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv) });
   const background = startBackground(runtime, { leaseMs });
   logger.info({ workerId: background.worker.id, database: runtime.db.kind, concurrency: config.scan.concurrency }, 'worker running');
 

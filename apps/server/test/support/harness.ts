@@ -30,7 +30,7 @@ export interface TestServerOptions {
   /** Seed the default categories/companies/projects (default false: tests insert what they need). */
   seed?: boolean;
   /** How scans and journeys fetch (e.g. the sandbox's DNS override). */
-  scanFetchPolicy?: Partial<FetchPolicy>;
+  fetchPolicy?: Partial<FetchPolicy>;
   /** Name hint of the test database (its PostgreSQL schema). */
   dbName?: string;
 }
@@ -49,7 +49,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = await createTestDb(options.dbName);
   const logger = createLogger(config.logLevel);
   const runtime = await createRuntime(config, {
-    logger, db, prepare: options.seed === true, clock: options.clock, scanFetchPolicy: options.scanFetchPolicy,
+    logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy,
   });
   const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
   return {

@@ -15,7 +15,7 @@ export interface ScanTestServer extends TestServer {
 
 export type ScanView = LeaderboardSchemas['Scan'];
 
-export interface ScanTestServerOptions extends Omit<TestServerOptions, 'scanFetchPolicy' | 'dbName'> {
+export interface ScanTestServerOptions extends Omit<TestServerOptions, 'fetchPolicy' | 'dbName'> {
   latencyMs?: number;
   /** Start the worker in this process (default true). */
   worker?: boolean;
@@ -28,7 +28,7 @@ export async function startScanTestServer(options: ScanTestServerOptions = {}): 
   const server = await startTestServer({
     ...options,
     env: { SCAN_RATE_LIMIT: '0', ...options.env },
-    scanFetchPolicy: { lookup: sandbox.lookup },
+    fetchPolicy: { lookup: sandbox.lookup },
     dbName: 'scans',
   });
   const background = options.worker === false ? null : startBackground(server.runtime, { pollMs: 100, ...options.background });
