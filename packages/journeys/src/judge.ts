@@ -1,4 +1,5 @@
 // Turns what the pages showed (and what the agent claimed) into an outcome and one sentence of cause.
+import { causeForFetchError } from '@arl/scanner';
 import { pathOf } from './evidence';
 import type { PageView } from './page/page-view';
 import type { BrowsingSession } from './session';
@@ -11,7 +12,7 @@ export interface Judgement {
   extraEvidence: JourneyEvidence[];
 }
 
-export function judge(session: BrowsingSession, verdict: DriverVerdict): Judgement {
+export function judge(session: BrowsingSession, verdict: DriverVerdict, requestTimeoutMs: number): Judgement {
   const task = session.task;
   const evidence = session.evidence;
   const extraEvidence: JourneyEvidence[] = [];
@@ -30,6 +31,9 @@ export function judge(session: BrowsingSession, verdict: DriverVerdict): Judgeme
     if (cited.length > 0) return { outcome: 'succeeded', cause: `The agent reported success citing ${cited.map(pathOf).join(', ')}.`, extraEvidence };
   }
 
+  const unreachable = networkCause(session.pages, requestTimeoutMs);
+  if (unreachable) return { outcome: 'failed', cause: unreachable, extraEvidence };
+
   const wall = wallOf(session.pages);
   if (wall) return { ...wall, extraEvidence };
   if (verdict.driverFailure) return { outcome: 'failed', cause: verdict.driverFailure, extraEvidence };
@@ -40,6 +44,19 @@ export function judge(session: BrowsingSession, verdict: DriverVerdict): Judgeme
   const scriptOnly = session.pages.some((p) => p.access === 'ok' && p.scriptOnly) && session.pages.every((p) => p.access !== 'ok' || p.scriptOnly || p.links.length === 0);
   const extra = scriptOnly ? '; the site renders only with JavaScript' : '';
   return { outcome: 'failed', cause: capitalise(`${task.missing} after ${session.stepsTaken} pages: ${why}${extra}.`), extraEvidence };
+}
+
+/** No page answered at all: the network cause, in the words a scan uses for the same failure. */
+function networkCause(pages: readonly PageView[], requestTimeoutMs: number): string | null {
+  if (pages.length === 0 || pages.some((p) => p.status !== null || !p.fetchError)) return null;
+  const first = pages[0];
+  let host = first.url;
+  try {
+    host = new URL(first.url).host;
+  } catch {
+    // an unparseable URL is named as given
+  }
+  return causeForFetchError(first.fetchError!.code, host, first.fetchError!.message, requestTimeoutMs);
 }
 
 /** The site stopped the agent: the first page was a wall, or most pages were. */

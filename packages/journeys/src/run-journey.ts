@@ -1,4 +1,4 @@
-import { createGuardedFetch, DEFAULT_USER_AGENT } from '@arl/scanner';
+import { createGuardedFetch, DEFAULT_FETCH_POLICY, DEFAULT_USER_AGENT } from '@arl/scanner';
 import { judge } from './judge';
 import { BrowsingSession } from './session';
 import { TASKS } from './tasks';
@@ -28,7 +28,7 @@ export async function runJourney(options: RunJourneyOptions): Promise<JourneyRes
 
   const verdict = await options.driver.run({ session, task, startUrl: options.startUrl, signal });
   if (callerSignal.aborted) throw callerSignal.reason;
-  const judgement = judge(session, verdict);
+  const judgement = judge(session, verdict, options.fetchPolicy?.requestTimeoutMs ?? DEFAULT_FETCH_POLICY.requestTimeoutMs);
   if (session.steps[session.steps.length - 1]?.action !== 'finish') await session.finish(judgement.cause);
   return {
     task: options.task,

@@ -86,6 +86,17 @@ describe('other sites', () => {
 });
 
 describe('guards and budgets', () => {
+  test('no page could be loaded: the journey ends with the network cause, worded as scans word it', async () => {
+    const result = await runJourney({
+      task: 'find_pricing',
+      startUrl: `http://no-such-site.test:${sandbox.port}/`,
+      fetchPolicy: { allowPrivateNetworks: true, lookup: sandbox.lookup },
+      driver: createHeuristicDriver(),
+    });
+    expect(result.outcome).toBe('failed');
+    expect(result.cause).toBe(`The domain no-such-site.test:${sandbox.port} could not be resolved (DNS failure).`);
+  });
+
   test('private addresses are refused unless allowed', async () => {
     const result = await run('exemplary', 'find_pricing', { fetchPolicy: { lookup: sandbox.lookup } });
     expect(result.outcome).toBe('failed');

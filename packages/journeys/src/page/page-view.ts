@@ -26,6 +26,8 @@ export interface PageView {
   access: PageAccess;
   /** Why access is not ok, in a few words. */
   accessReason?: string;
+  /** The guarded fetch's error when no answer came at all (DNS, refused, TLS, timeout...). */
+  fetchError?: { code: string; message: string };
   title: string;
   description: string;
   headings: string[];

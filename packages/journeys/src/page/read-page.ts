@@ -18,7 +18,8 @@ export async function readPage(fetch: GuardedFetch, url: string, options: ReadPa
     response = await fetch(url, { headers: { accept: ACCEPT, 'user-agent': options.userAgent }, signal: options.signal, redirect: 'follow' });
   } catch (err) {
     if (options.signal.aborted) throw options.signal.reason;
-    return errorPage(url, isGuardedFetchError(err) ? `${err.code}: ${err.message}` : `fetch failed: ${(err as Error).message}`);
+    const fetchError = isGuardedFetchError(err) ? { code: err.code, message: err.message } : { code: 'network', message: (err as Error).message };
+    return { ...errorPage(url, isGuardedFetchError(err) ? `${err.code}: ${err.message}` : `fetch failed: ${(err as Error).message}`), fetchError };
   }
   let body: { text: string; bytes: number };
   try {
