@@ -33,6 +33,7 @@ const SPECIAL: Record<string, [() => Artifacts, () => Artifacts]> = {
     () => withAuthRequiredMcp(goodSite(), json('/.well-known/oauth-protected-resource/mcp', { resource: `${ORIGIN}/mcp`, authorization_servers: [ORIGIN] }), `${ORIGIN}/.well-known/oauth-protected-resource/mcp`),
     () => withAuthRequiredMcp(goodSite(), notFound('/.well-known/oauth-protected-resource/mcp'), null),
   ],
+  'oauth-discovery': [goodSite, () => ({ ...badSite(), homeHtml: summarizeHtml('<html><body><a href="/login">Log in</a></body></html>', `${ORIGIN}/`) })],
   'pkce-s256': [goodSite, () => ({ ...badSite(), authorizationServer: json('/.well-known/oauth-authorization-server', { ...AUTH_SERVER, code_challenge_methods_supported: ['plain'] }) })],
   'client-registration': [goodSite, () => ({ ...badSite(), authorizationServer: json('/.well-known/oauth-authorization-server', { ...AUTH_SERVER, registration_endpoint: undefined }) })],
   'honest-429': [

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { CHECK_CATALOG } from '../src/checks/catalog';
 import { toResult } from '../src/checks/run-checks';
 import { gradeFor, scoreChecks } from '../src/scoring/score';
-import { GRADE_BANDS, LAYER_WEIGHTS, REQUIRED_FAILURE_CAP } from '../src/scoring/weights';
+import { CAPABILITIES, CAPABILITY_POINTS, GRADE_BANDS, LAYER_WEIGHTS, REQUIRED_FAILURE_CAP } from '../src/scoring/weights';
 import type { CheckResult, CheckStatus } from '../src/types';
 
 const STATUSES: CheckStatus[] = ['passed', 'warning', 'failed', 'not_applicable', 'couldnt_check'];
@@ -72,9 +72,12 @@ describe('scoring rules', () => {
     expect(scoreChecks(resultsFrom(all('passed')))).toMatchObject({ score: 100, grade: 'A+' });
   });
 
-  it('without bonus points the score stops at 96, so A+ takes bonus', () => {
-    const statuses = CHECK_CATALOG.map((c) => (c.bonus ? 'failed' : 'passed')) as CheckStatus[];
-    expect(scoreChecks(resultsFrom(statuses))).toMatchObject({ score: 96, grade: 'A' });
+  it('without bonus points or capabilities the score stops at 96, so A+ takes bonus or capability points', () => {
+    const proving = new Set(CAPABILITIES.map((c) => c.provenBy));
+    const statuses = CHECK_CATALOG.map((c) => (c.bonus ? 'failed' : proving.has(c.id) ? 'not_applicable' : 'passed')) as CheckStatus[];
+    expect(scoreChecks(resultsFrom(statuses))).toMatchObject({ score: 96, grade: 'A', capabilities: [] });
+    const withCapability = statuses.map((s, i) => (CHECK_CATALOG[i].id === 'openapi' ? 'passed' : s));
+    expect(scoreChecks(resultsFrom(withCapability))).toMatchObject({ score: 96 + CAPABILITY_POINTS, capabilities: ['api'] });
   });
 
   it('bonus checks only add, and only on a strong base', () => {
@@ -83,11 +86,12 @@ describe('scoring rules', () => {
     expect(scoreChecks(resultsFrom(weak)).score).toBe(scoreChecks(resultsFrom(weakNoBonus)).score);
   });
 
-  it('a failed required check caps the score at 79 (at most B)', () => {
+  it('a failed required check caps the checks\' part at 79; capability points come on top, still at most a B', () => {
     const statuses = CHECK_CATALOG.map((c) => (c.id === 'robots-txt' ? 'failed' : 'passed')) as CheckStatus[];
-    const { score, grade, cappedByRequired } = scoreChecks(resultsFrom(statuses));
+    const { score, grade, cappedByRequired, capabilities } = scoreChecks(resultsFrom(statuses));
     expect(cappedByRequired).toBe(true);
-    expect(score).toBe(REQUIRED_FAILURE_CAP);
+    expect(capabilities).toHaveLength(CAPABILITIES.length);
+    expect(score).toBe(REQUIRED_FAILURE_CAP + CAPABILITY_POINTS * CAPABILITIES.length);
     expect(grade).toBe('B');
   });
 

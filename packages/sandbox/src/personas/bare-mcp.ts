@@ -7,7 +7,7 @@ export const bareMcp: Persona = {
   name: 'bare-mcp',
   hostname: 'bare-mcp.test',
   path: '/mcp',
-  expected: { kind: 'mcp_server', ending: 'finished', grades: ['D', 'F'] },
+  expected: { kind: 'mcp_server', ending: 'finished', grades: ['C', 'D'] },
   description: 'A working MCP server with two tools, one-word descriptions, no parameter docs and no annotations.',
   routes: { '/': text('MCP server at /mcp') },
   mcp: {

@@ -47,8 +47,27 @@ export function offersWithPrice(items: unknown[]): Array<Record<string, unknown>
 
 const PRICE_TEXT = /([$€£¥]\s?\d)|(\d+(?:[.,]\d+)?\s?(USD|EUR|GBP))|(per (user|month|seat))|(\/\s?(mo|month))/i;
 
+const PRICING_PATH = /\/(pricing|plans|prices)\/?$/i;
+const DOCS_PATH = /\/(docs?|documentation|guides?|reference|api-reference|help|blog|changelog)(\/|$)/i;
+const PRICING_HEADING = /\b(pricing|plans|prices)\b/i;
+
+/**
+ * A page that is about prices: at a pricing path outside the docs, or titled as pricing; never the home page or the
+ * site's catch-all page. A docs page that mentions an amount is not commerce.
+ */
+export function isPricingPage(a: Artifacts): boolean {
+  const doc = a.pricing;
+  if (!isOk(doc)) return false;
+  const finalPath = safePath(doc.finalUrl ?? doc.url).replace(/\?.*$/, '');
+  if (a.home && (doc.finalUrl ?? doc.url) === (a.home.finalUrl ?? a.home.url)) return false;
+  if (a.notFoundProbe?.status === 200 && a.notFoundProbe.body === doc.body) return false;
+  const titled = PRICING_HEADING.test(`${a.pricingHtml?.title ?? ''} ${a.pricingHtml?.h1.join(' ') ?? ''}`);
+  if (a.pricingHtml && !titled && (a.pricingHtml.title || a.pricingHtml.h1.length > 0)) return false;
+  return titled || (PRICING_PATH.test(finalPath) && !DOCS_PATH.test(finalPath));
+}
+
 export function pricingPageShowsPrices(a: Artifacts): boolean {
-  return isOk(a.pricing) && !isSignInWall(a.pricing, a.pricingHtml) && PRICE_TEXT.test(a.pricing.body);
+  return isOk(a.pricing) && !isSignInWall(a.pricing, a.pricingHtml) && isPricingPage(a) && PRICE_TEXT.test(a.pricing.body);
 }
 
 export function structuredOffers(a: Artifacts): Array<Record<string, unknown>> {
@@ -91,6 +110,21 @@ export function hasApiSurface(a: Artifacts): boolean {
   if (links.some((l) => l.rel.some((r) => r === 'service-desc' || r === 'service-doc' || r === 'api-catalog'))) return true;
   if (a.openapi.some((d) => isOk(d) && validOpenApi(d) !== null)) return true;
   return (a.homeHtml?.links ?? []).some((l) => /(^|\b)(api|developers?)(\b|$)/i.test(l.text) || /\/(api|developers?)(\/|$)/i.test(safePath(l.href)));
+}
+
+const ACCOUNT_TEXT = /\b(sign ?in|log ?in|sign ?up|create (an )?account|register|free trial|my account)\b/i;
+const ACCOUNT_PATH = /\/(login|log-in|signin|sign-in|sign_in|signup|sign-up|register|account|auth|sso)(\/|$|\?)/i;
+
+/** Something on the site is reached by signing in: an account link, an OAuth-secured API or MCP server, or published OAuth metadata. */
+export function needsSignIn(a: Artifacts): boolean {
+  if (a.mcp?.auth.required) return true;
+  if ((a.homeHtml?.links ?? []).some((l) => ACCOUNT_TEXT.test(l.text) || ACCOUNT_PATH.test(safePath(l.href)))) return true;
+  if (isOk(a.wellKnown.oauthAuthorizationServer) || isOk(a.wellKnown.openidConfiguration)) return true;
+  return a.openapi.some((d) => {
+    const spec = isOk(d) ? parseJsonObject(d.body) : null;
+    const schemes = (spec?.components as { securitySchemes?: Record<string, { type?: unknown }> } | undefined)?.securitySchemes ?? (spec?.securityDefinitions as Record<string, { type?: unknown }> | undefined);
+    return Object.values(schemes ?? {}).some((s) => s?.type === 'oauth2' || s?.type === 'openIdConnect');
+  });
 }
 
 /** A product or business site, as opposed to a publication: the conditional checks (AgentReady style) apply to these. */

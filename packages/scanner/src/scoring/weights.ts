@@ -16,8 +16,20 @@ export const STATUS_CREDIT: Record<Extract<CheckStatus, 'passed' | 'warning' | '
 /** Bonus points count only on a strong base (Observatory-style), and only they lift a score above this ceiling. */
 export const BONUS_BASE_THRESHOLD = 90;
 export const BASE_SCORE_CEILING = 96;
-/** A failed required check holds the score here, so at most a B. */
+/** A failed required check holds the checks' part of the score here, so at most a B (capability points included). */
 export const REQUIRED_FAILURE_CAP = 79;
+
+/**
+ * A working capability (a check that proves it passed) adds these points on top of the checks' part, never past 100,
+ * so a site that offers everything another offers plus a working API, MCP server or readable pricing ranks strictly
+ * higher. Three capabilities at most add 6, so a required failure still ends at a B.
+ */
+export const CAPABILITY_POINTS = 2;
+export const CAPABILITIES: ReadonlyArray<{ id: string; name: string; provenBy: string }> = [
+  { id: 'api', name: 'an API described by OpenAPI', provenBy: 'openapi' },
+  { id: 'mcp-server', name: 'a working MCP server with tools', provenBy: 'mcp-tools-list' },
+  { id: 'readable-pricing', name: 'machine-readable pricing', provenBy: 'pricing-readable' },
+];
 
 export const GRADE_BANDS: ReadonlyArray<{ grade: Grade; min: number }> = [
   { grade: 'A+', min: 97 },

@@ -1,14 +1,15 @@
 import type { Artifacts } from '../../gather/artifacts';
 import { parseJsonObject } from '../../util/json';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable } from '../define';
-import { isProductSite } from '../signals';
+import { needsSignIn } from '../signals';
 
 function authServerMetadata(a: Artifacts): Record<string, unknown> | null {
   return isOk(a.authorizationServer) ? parseJsonObject(a.authorizationServer.body) : null;
 }
 
+/** Only where something needs signing in: an account-less API (an x402 one, say) owes no OAuth metadata. */
 function oauthExpected(a: Artifacts): boolean {
-  return Boolean(a.mcp?.auth.required) || (a.kind === 'website' && isProductSite(a));
+  return Boolean(a.mcp?.auth.required) || (a.kind === 'website' && needsSignIn(a));
 }
 
 export const oauthDiscovery = defineCheck({

@@ -126,8 +126,10 @@ export const a2aAgentCard = defineCheck({
   description: '/.well-known/agent-card.json describes an A2A agent: name, endpoint URL and skills.',
   fix: 'If you run an agent, publish /.well-known/agent-card.json with name, description, url, version and skills.',
   evaluate(a) {
-    if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
     const doc = a.wellKnown.agentCard;
+    // A published, valid card is itself an agent surface, whatever else the host shows.
+    const published = isOk(doc) && parseJsonObject(doc.body) !== null;
+    if (!published && !isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
     const problem = unreachable(doc, '/.well-known/agent-card.json');
     if (problem || !doc) return problem!;
     if (doc.status !== 200) return outcome('failed', `No A2A agent card (HTTP ${doc.status})`, docEvidence(doc));
