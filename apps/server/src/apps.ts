@@ -1,18 +1,25 @@
 // One Express app per host (the validator mishandles several documents in one app), both built from the contract.
-import { specPaths, type FeedbackOperations, type LeaderboardOperations } from '@arl/contract';
+import type { FeedbackOperations, LeaderboardOperations } from '@arl/contract';
+import { specPaths } from '@arl/contract/node';
 import type * as http from 'node:http';
 import type express from 'express';
 import { feedbackHandlers } from './feedback/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
+import { documentHandlers } from './http/documents';
 import { ResponseCache } from './http/response-cache';
 import { journeyHandlers } from './journeys/handlers';
 import { leaderboardReadHandlers } from './leaderboard/handlers';
+import { methodologyHandlers } from './methodology/handlers';
+import { reportHandlers } from './reports/handlers';
+import { ReportService } from './reports/service';
 import type { Runtime } from './runtime';
 import { scanHandlers } from './scans/handlers';
+import { streamHandlers } from './streams/handlers';
 
 export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseCache): express.Express {
   const health = healthHandlers(runtime.readiness);
+  const documents = documentHandlers('leaderboard');
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,
     logger: runtime.logger.child({ host: 'leaderboard' }),
@@ -21,9 +28,15 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     handlers: {
       getHealth: health.live,
       getReadiness: health.ready,
+      getOpenApiYaml: documents.yaml,
+      getOpenApiJson: documents.json,
+      getApiDocs: documents.docs,
       ...leaderboardReadHandlers(runtime.leaderboard),
+      ...methodologyHandlers(),
+      ...reportHandlers(new ReportService(runtime.db, runtime.clock)),
       ...scanHandlers(runtime),
       ...journeyHandlers(runtime.journeys),
+      ...streamHandlers(),
     },
   });
 }
@@ -50,6 +63,7 @@ export function createLeaderboardListener(runtime: Runtime): http.RequestListene
 
 export function createFeedbackApp(runtime: Runtime): express.Express {
   const health = healthHandlers(runtime.readiness);
+  const documents = documentHandlers('feedback');
   return createContractApp<FeedbackOperations>({
     specPath: specPaths.feedback,
     logger: runtime.logger.child({ host: 'feedback' }),
@@ -57,6 +71,9 @@ export function createFeedbackApp(runtime: Runtime): express.Express {
     handlers: {
       getFeedbackHealth: health.live,
       getFeedbackReadiness: health.ready,
+      getFeedbackOpenApiYaml: documents.yaml,
+      getFeedbackOpenApiJson: documents.json,
+      getFeedbackApiDocs: documents.docs,
       ...feedbackHandlers(runtime.feedback),
     },
   });

@@ -1,6 +1,6 @@
 // The contract as TypeScript: everything here is generated from openapi/*.yaml by `npm run generate`
-// (openapi-typescript, configured in redocly.yaml). Only this index is written by hand.
-import * as path from 'node:path';
+// (openapi-typescript, configured in redocly.yaml). Only this index is written by hand. It imports nothing from
+// Node, so it runs in a browser; file paths live in the `@arl/contract/node` subpath.
 
 export type {
   paths as LeaderboardPaths,
@@ -21,10 +21,3 @@ import type { components as F } from './generated/feedback';
 /** Schema types by name, for handlers and callers that want one without indexing `components`. */
 export type LeaderboardSchemas = L['schemas'];
 export type FeedbackSchemas = F['schemas'];
-
-/** Where the documents live, so the server validates against the very files the types came from. */
-const openapiDir = path.resolve(__dirname, '../../../openapi');
-export const specPaths = {
-  leaderboard: path.join(openapiDir, 'leaderboard.yaml'),
-  feedback: path.join(openapiDir, 'feedback.yaml'),
-} as const;

@@ -1,6 +1,6 @@
 // Builds the feedback service of one process from its config: the report schema read from the contract at
 // start-up, the invitation-token signer and the two rate limiters.
-import { specPaths } from '@arl/contract';
+import { specPaths } from '@arl/contract/node';
 import type { Db } from '@arl/db';
 import type { Config } from '../config';
 import { createRateLimiter } from '../http/rate-limit';

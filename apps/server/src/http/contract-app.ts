@@ -108,10 +108,13 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
         query: req.query as never,
         body: req.body as never,
       }).then((result) => {
-        const out = result as { status: number; body?: unknown; html?: string; headers?: Record<string, string> };
+        const out = result as { status: number; body?: unknown; html?: string; text?: string; type?: string; streamed?: true; headers?: Record<string, string> };
+        if (out.streamed) return;
         if (out.headers) res.set(out.headers);
         res.status(out.status);
         if (out.html !== undefined) res.type('html').send(out.html);
+        else if (out.text !== undefined) res.type(out.type ?? 'text/plain').send(out.text);
+        else if (out.body === undefined) res.end();
         else res.json(out.body);
       }, next);
     });

@@ -8,9 +8,14 @@ type Responses<Op> = Op extends { responses: infer R } ? R : never;
 type SuccessStatus<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? S : never }[keyof R];
 type ContentOf<T> = T extends { content: infer C } ? C : never;
 
-type ResultFor<S, C> =
-  | (C extends { 'application/json': infer B } ? { status: S; body: B; headers?: Record<string, string> } : never)
-  | (C extends { 'text/html': unknown } ? { status: S; html: string; headers?: Record<string, string> } : never);
+type ResultFor<S, C> = [C] extends [never]
+  ? { status: S; headers?: Record<string, string> }
+  :
+      | (C extends { 'application/json': infer B } ? { status: S; body: B; headers?: Record<string, string> } : never)
+      | (C extends { 'text/html': unknown } ? { status: S; html: string; headers?: Record<string, string> } : never)
+      | (C extends { 'application/yaml': unknown } ? { status: S; text: string; type: 'application/yaml'; headers?: Record<string, string> } : never)
+      // The handler has written the response itself (an event stream) and owns it until it ends.
+      | (C extends { 'text/event-stream': unknown } ? { status: S; streamed: true } : never);
 
 export type OperationResult<Op> = {
   [S in SuccessStatus<Responses<Op>>]: ResultFor<S, ContentOf<Responses<Op>[S]>>;

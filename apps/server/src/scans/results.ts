@@ -9,7 +9,7 @@ import { queueMail } from '../mail/mail-job';
 import { appendEvent } from './events';
 
 export type ScanOutcome = Pick<ScanResult, 'ending' | 'cause' | 'score' | 'grade' | 'summary' | 'siteName' | 'checks' | 'layers'> &
-  Partial<Pick<ScanResult, 'kind' | 'finalUrl'>>;
+  Partial<Pick<ScanResult, 'kind' | 'finalUrl' | 'catalogVersion'>>;
 
 export interface EndScanDeps {
   queue: JobQueue;
@@ -75,6 +75,7 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     data: {
       state: 'ended', activeTarget: null, ending: outcome.ending, cause, endedAt: now, companyId,
       kind: outcome.kind ?? undefined,
+      catalogVersion: outcome.checks.length > 0 ? outcome.catalogVersion : undefined,
       ...(scored ? { score: outcome.score, grade: outcome.grade, summary: outcome.summary } : {}),
     },
   });

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Turns each host's multi-file OpenAPI document into what the hosts serve and the package ships, offline:
+// one self-contained document as YAML and as JSON (`redocly bundle`) and the reference page (`redocly build-docs`
+// with Redoc inlined, so the page loads nothing from a CDN). Output: dist/openapi/<host>.{yaml,json,html}.
+'use strict';
+
+const { execFileSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+
+const root = path.resolve(__dirname, '../../..');
+const out = path.resolve(__dirname, '../dist/openapi');
+const cli = path.join(path.dirname(require.resolve('@redocly/cli/package.json')), 'bin/cli.js');
+const hosts = ['leaderboard', 'feedback'];
+
+function redocly(args) {
+  try {
+    execFileSync(process.execPath, [cli, ...args, '--lint-config', 'off'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+  } catch (err) {
+    process.stderr.write(String(err.stderr ?? err.message));
+    throw new Error(`redocly ${args[0]} failed`);
+  }
+}
+
+fs.mkdirSync(out, { recursive: true });
+for (const host of hosts) {
+  const source = `openapi/${host}.yaml`;
+  redocly(['bundle', source, '-o', path.join(out, `${host}.yaml`)]);
+  redocly(['bundle', source, '--ext', 'json', '-o', path.join(out, `${host}.json`)]);
+  redocly(['build-docs', source, '--inlineBundle', '-o', path.join(out, `${host}.html`)]);
+}

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "scans" ADD COLUMN     "catalog_version" VARCHAR(40);
