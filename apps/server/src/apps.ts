@@ -45,7 +45,7 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
 // change, which drops the snapshot and so every cached answer).
 const CACHED_READ = /^\/v1\/leaderboard(?:\/categories|\/companies\/[^/]+)?$/;
 
-function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
+export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
   return new ResponseCache(
     { currentVersion: () => runtime.leaderboard.currentVersion(), cacheable: (pathname) => CACHED_READ.test(pathname) },
     runtime.logger.child({ host: 'leaderboard' }),
@@ -53,8 +53,7 @@ function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
 }
 
 /** The leaderboard host's request listener: cached reads first, everything else through the contract app. */
-export function createLeaderboardListener(runtime: Runtime): http.RequestListener {
-  const cache = createLeaderboardReadCache(runtime);
+export function createLeaderboardListener(runtime: Runtime, cache = createLeaderboardReadCache(runtime)): http.RequestListener {
   const app = createLeaderboardApp(runtime, cache);
   return (req, res) => {
     if (!cache.serveHit(req, res)) app(req, res);

@@ -1,0 +1,73 @@
+// Growth: the same reads at 1,000 / 10,000 / 100,000 companies (realistic scans), on each database. Per size: the
+// ranked snapshot's rebuild time (median of 3), the process's resident memory after it, and read throughput for
+// distinct-q misses, hits and distinct company reads. Targets: read cost per request flat across sizes (the largest
+// size keeps at least 75 % of the smallest's requests/s), rebuild time and memory at most linear.
+import { DATABASE_LABEL, met, type Database } from './common';
+import { measureWorkload, ReadTarget, type LoadResult } from './read-bench';
+
+export interface GrowthRow {
+  database: Database;
+  companies: number;
+  seedSeconds: number;
+  rebuildMs: number;
+  rssMb: number;
+  q: LoadResult;
+  hit: LoadResult;
+  company: LoadResult;
+}
+
+export async function runGrowthBench(options: { databases: Database[]; sizes: number[]; seconds: number; connections: number }): Promise<GrowthRow[]> {
+  const rows: GrowthRow[] = [];
+  for (const db of options.databases) {
+    for (const companies of options.sizes) {
+      const target = await ReadTarget.start(db, companies);
+      try {
+        const rebuilt = await target.request<{ rebuildMs: number; rssMb: number }>('rebuild');
+        const read = async (name: string) => (await measureWorkload(target, db, name, options.seconds, options.connections, { next: 0 })).app;
+        rows.push({
+          database: db,
+          companies,
+          seedSeconds: target.info.seedSeconds,
+          rebuildMs: rebuilt.rebuildMs,
+          rssMb: rebuilt.rssMb,
+          q: await read('q'),
+          hit: await read('hit'),
+          company: await read('company'),
+        });
+        console.log(`  ${DATABASE_LABEL[db]}, ${companies} companies: seeded in ${target.info.seedSeconds.toFixed(1)} s (${target.info.checkRows} check rows)`);
+      } finally {
+        await target.stop();
+      }
+    }
+  }
+  return rows;
+}
+
+/** Flat: the largest size keeps at least 75 % of the smallest size's throughput. */
+const FLAT = 0.75;
+
+export function printGrowth(rows: GrowthRow[]): void {
+  const f = (n: number, d = 0) => n.toFixed(d);
+  console.log('\nGrowth (realistic scans; reads at 64 connections)');
+  console.log('database          companies  rebuild ms  ms/1k cos  RSS MB   q-miss req/s (p99)  hit req/s (p99)  company req/s (p99)');
+  for (const r of rows) {
+    console.log(
+      `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.rebuildMs).padStart(11)} ${f((r.rebuildMs / r.companies) * 1000, 1).padStart(10)} ${f(r.rssMb).padStart(7)}   ${`${f(r.q.rps)} (${f(r.q.p99)})`.padStart(18)} ${`${f(r.hit.rps)} (${f(r.hit.p99)})`.padStart(16)} ${`${f(r.company.rps)} (${f(r.company.p99)})`.padStart(20)}`,
+    );
+  }
+  for (const db of new Set(rows.map((r) => r.database))) {
+    const own = rows.filter((r) => r.database === db).sort((a, b) => a.companies - b.companies);
+    if (own.length < 2) continue;
+    const small = own[0];
+    const large = own[own.length - 1];
+    const growth = large.companies / small.companies;
+    const flat = (k: 'q' | 'hit' | 'company') => large[k].rps / small[k].rps;
+    console.log(
+      `${DATABASE_LABEL[db]}: ${small.companies} -> ${large.companies} companies (x${growth}): ` +
+        `q-miss throughput x${flat('q').toFixed(2)} (${met(flat('q') >= FLAT)}), hits x${flat('hit').toFixed(2)} (${met(flat('hit') >= FLAT)}), ` +
+        `company x${flat('company').toFixed(2)} (${met(flat('company') >= FLAT)}) [target: flat, >= x${FLAT}]; ` +
+        `rebuild x${(large.rebuildMs / small.rebuildMs).toFixed(1)} (${met(large.rebuildMs / small.rebuildMs <= growth)}), ` +
+        `RSS x${(large.rssMb / small.rssMb).toFixed(1)} (${met(large.rssMb / small.rssMb <= growth)}) [target: at most linear, <= x${growth}]`,
+    );
+  }
+}

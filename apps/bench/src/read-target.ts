@@ -1,0 +1,192 @@
+// Child process of the read benchmarks: N realistic companies (seed-realistic.ts) on PGlite or PostgreSQL, the real
+// leaderboard host (response cache in front of the contract app, production validation mode) and a raw node:http
+// server that answers the very bytes the app answers for the same paths, from memory.
+//
+// Workloads are lists of distinct paths. For each workload the first `rawCount` paths are answered by the raw
+// server (their bytes computed through the service, which never touches the response cache); the app is loaded with
+// the paths after them, which it has never seen, so every app request is a miss unless the workload is `hit`.
+// Messages over IPC: {cmd:'stats'} -> rss, response-cache counters; {cmd:'rebuild'} -> snapshot rebuild time.
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as inspector from 'node:inspector';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { createLeaderboardListener, createLeaderboardReadCache, createLogger, createRuntime, loadConfig } from '@arl/server';
+import { benchDomain, isCommunity, seedRealistic } from './seed-realistic';
+
+export interface ReadTargetInfo {
+  appUrl: string;
+  rawUrl: string;
+  workFile: string;
+  seedSeconds: number;
+  checkRows: number;
+}
+
+export interface Workload {
+  /** Paths the raw server knows the bytes of. */
+  raw: string[];
+  /** Paths the app is loaded with (never requested before). */
+  app: string[];
+}
+
+const mode = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
+const companies = Number(process.argv[3] ?? 10_000);
+const databaseUrl = process.argv[4] ?? '';
+const RAW_COUNT = Number(process.env.BENCH_RAW_PATHS ?? 1500);
+
+const SORTS = ['score', 'company', 'category', 'scanned'] as const;
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-bench-read-'));
+  const schema = `bench_read_${process.pid}`;
+  const url = mode === 'postgres' ? withSchema(databaseUrl, schema) : '';
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: url, SEED_FILE: '', WORKER_IN_PROCESS: 'false', RESCAN_INTERVAL: 'off' });
+  const runtime = await createRuntime(config, { logger: createLogger('warn') });
+  const seeded = await seedRealistic(runtime.db, companies);
+  const service = runtime.leaderboard;
+  await service.current();
+
+  // Workloads. Every generated path is distinct within its workload.
+  const qPaths: string[] = [];
+  const forms = [(j: number) => `company ${j}`, (j: number) => `${j}.example`, (j: number) => `bench company ${j}`, (j: number) => `Company ${j}`];
+  for (let k = 0; qPaths.length < RAW_COUNT + 60_000 && k < companies * forms.length; k++) {
+    const j = (k * 7919) % companies; // spread over the whole range, not just the first names
+    qPaths.push(`/v1/leaderboard?limit=50&q=${encodeURIComponent(forms[Math.floor(k / companies)](j))}`);
+  }
+  // 80 walks (4 sorts x 2 orders x 2 populations x 5 page sizes), each page a distinct cursor.
+  const cursorPaths: string[] = [];
+  const maxPages = Math.max(10, Math.ceil((RAW_COUNT + 60_000) / 80));
+  for (const limit of [10, 20, 25, 40, 50]) {
+    for (const sort of SORTS) {
+      for (const order of ['asc', 'desc'] as const) {
+        for (const community of [undefined, 'include'] as const) {
+          let cursor: string | null = null;
+          for (let page = 0; page < maxPages; page++) {
+            const result: { nextCursor: string | null } = await service.list({ sort, order, community, limit, ...(cursor ? { cursor } : {}) });
+            cursor = result.nextCursor;
+            if (!cursor) break;
+            cursorPaths.push(`/v1/leaderboard?sort=${sort}&order=${order}${community ? '&community=include' : ''}&limit=${limit}&cursor=${cursor}`);
+          }
+        }
+      }
+    }
+  }
+  interleave(cursorPaths);
+  const companyPaths: string[] = [];
+  for (const include of [false, true]) {
+    for (let k = 0; k < companies; k++) {
+      const j = (k * 7919) % companies;
+      if (isCommunity(j) && !include) continue;
+      companyPaths.push(`/v1/leaderboard/companies/${benchDomain(j)}${include ? '?community=include' : ''}`);
+    }
+  }
+  const workloads: Record<string, Workload> = {
+    q: split(qPaths),
+    cursor: split(cursorPaths),
+    company: split(companyPaths),
+    hit: { raw: ['/v1/leaderboard?limit=50'], app: ['/v1/leaderboard?limit=50'] },
+  };
+
+  // The raw server's bytes: what the handlers answer, serialized as Express's res.json does.
+  const bodies = new Map<string, Buffer>();
+  for (const w of Object.values(workloads)) {
+    for (const p of w.raw) bodies.set(p, Buffer.from(JSON.stringify(await answer(p))));
+  }
+  const raw = http.createServer((req, res) => {
+    const body = bodies.get(req.url ?? '');
+    res.writeHead(body ? 200 : 404, { 'content-type': 'application/json; charset=utf-8', 'content-length': body?.length ?? 0 });
+    res.end(body);
+  });
+  raw.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => raw.listen(0, '127.0.0.1', r));
+
+  const cache = createLeaderboardReadCache(runtime);
+  const app = http.createServer(createLeaderboardListener(runtime, cache));
+  app.keepAliveTimeout = 30_000;
+  await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+
+  const workFile = path.join(dataDir, 'workloads.json');
+  fs.writeFileSync(workFile, JSON.stringify(workloads));
+  const info: ReadTargetInfo = {
+    appUrl: `http://127.0.0.1:${(app.address() as AddressInfo).port}`,
+    rawUrl: `http://127.0.0.1:${(raw.address() as AddressInfo).port}`,
+    workFile,
+    seedSeconds: seeded.seconds,
+    checkRows: seeded.checkRows,
+  };
+  process.stdout.write(`${JSON.stringify(info)}\n`);
+
+  const profiler = new inspector.Session();
+  const post = (method: string) => new Promise((resolve, reject) => profiler.post(method, (err, result) => (err ? reject(err) : resolve(result))));
+  process.on('message', async (msg: { cmd: string }) => {
+    if (msg.cmd === 'stats') {
+      process.send!({ rssMb: process.memoryUsage().rss / 1048576, heapMb: process.memoryUsage().heapUsed / 1048576, ...cache.counts });
+    } else if (msg.cmd === 'profile:start') {
+      profiler.connect();
+      await post('Profiler.enable');
+      await post('Profiler.start');
+      process.send!({});
+    } else if (msg.cmd === 'profile:stop') {
+      const { profile } = (await post('Profiler.stop')) as { profile: object };
+      const file = path.join(process.env.BENCH_PROFILE_DIR ?? os.tmpdir(), `read-target-${mode}-${Date.now()}.cpuprofile`);
+      fs.writeFileSync(file, JSON.stringify(profile));
+      profiler.disconnect();
+      process.send!({ file });
+    } else if (msg.cmd === 'rebuild') {
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        service.invalidate();
+        const started = performance.now();
+        await service.current();
+        times.push(performance.now() - started);
+      }
+      global.gc?.();
+      process.send!({ rebuildMs: times.sort((a, b) => a - b)[1], rssMb: process.memoryUsage().rss / 1048576 });
+    }
+  });
+  process.on('SIGTERM', async () => {
+    app.close();
+    raw.close();
+    app.closeAllConnections();
+    raw.closeAllConnections();
+    if (mode === 'postgres') await runtime.db.executeSql(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`).catch(() => undefined);
+    await runtime.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    process.exit(0);
+  });
+
+  async function answer(p: string): Promise<unknown> {
+    const u = new URL(p, 'http://x');
+    const query = Object.fromEntries(u.searchParams) as Record<string, string>;
+    const company = /^\/v1\/leaderboard\/companies\/([^/]+)$/.exec(u.pathname);
+    if (company) return service.company(decodeURIComponent(company[1]), query.community === 'include');
+    return service.list({ ...query, limit: query.limit ? Number(query.limit) : undefined } as never);
+  }
+}
+
+function split(paths: string[]): Workload {
+  const n = Math.min(RAW_COUNT, Math.floor(paths.length / 2));
+  return { raw: paths.slice(0, n), app: paths.slice(n) };
+}
+
+/** Mixes the walks so consecutive requests come from different sorts (deterministic shuffle). */
+function interleave(list: string[]): void {
+  let seed = 42;
+  for (let i = list.length - 1; i > 0; i--) {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    const j = seed % (i + 1);
+    [list[i], list[j]] = [list[j], list[i]];
+  }
+}
+
+function withSchema(raw: string, schemaName: string): string {
+  const u = new URL(raw);
+  u.searchParams.set('schema', schemaName);
+  return u.toString();
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
