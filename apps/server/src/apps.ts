@@ -6,6 +6,7 @@ import type express from 'express';
 import { feedbackHandlers } from './feedback/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
+import { corsHandler } from './http/cors';
 import { documentHandlers } from './http/documents';
 import { ResponseCache } from './http/response-cache';
 import { journeyHandlers } from './journeys/handlers';
@@ -24,6 +25,7 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     specPath: specPaths.leaderboard,
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
+    corsOrigins: runtime.config.corsOrigins,
     responseCache,
     handlers: {
       getHealth: health.live,
@@ -55,8 +57,13 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
 /** The leaderboard host's request listener: cached reads first, everything else through the contract app. */
 export function createLeaderboardListener(runtime: Runtime, cache = createLeaderboardReadCache(runtime)): http.RequestListener {
   const app = createLeaderboardApp(runtime, cache);
+  // A cached answer skips Express, so it gets its CORS headers here (preflights always go through the app).
+  const cors = corsHandler(runtime.config.corsOrigins);
   return (req, res) => {
-    if (!cache.serveHit(req, res)) app(req, res);
+    if (req.method === 'OPTIONS') return void app(req, res);
+    cors(req, res, () => {
+      if (!cache.serveHit(req, res)) app(req, res);
+    });
   };
 }
 
@@ -67,6 +74,7 @@ export function createFeedbackApp(runtime: Runtime): express.Express {
     specPath: specPaths.feedback,
     logger: runtime.logger.child({ host: 'feedback' }),
     validateResponses: runtime.config.validateResponses,
+    corsOrigins: runtime.config.corsOrigins,
     handlers: {
       getFeedbackHealth: health.live,
       getFeedbackReadiness: health.ready,

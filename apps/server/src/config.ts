@@ -20,6 +20,8 @@ export interface Config {
   /** Key for signing leaderboard cursors; every process of one deployment must share it. */
   cursorSecret: string;
   shutdownTimeoutMs: number;
+  /** Origins whose pages may call both hosts from a browser: '*' (any, the default), or a list (empty: none). */
+  corsOrigins: '*' | string[];
   scan: {
     allowPrivateNetworks: boolean;
     concurrency: number;
@@ -129,6 +131,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
   const databaseUrl = url('DATABASE_URL', null, ['postgresql:', 'postgres:']);
   const seedFile = read('SEED_FILE');
+  const corsOrigins = parseCorsOrigins(read('CORS_ORIGINS'));
+  if (corsOrigins === undefined) {
+    problems.push('CORS_ORIGINS must be *, none, or a comma-separated list of origins like https://app.example.com');
+  }
 
   const config: Config = {
     nodeEnv,
@@ -144,6 +150,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     seedFile: seedFile ? path.resolve(cwd, seedFile) : null,
     cursorSecret,
     shutdownTimeoutMs: int('SHUTDOWN_TIMEOUT_MS', 10_000, 100, 600_000),
+    corsOrigins: corsOrigins ?? '*',
     scan: {
       allowPrivateNetworks: bool('SCAN_ALLOW_PRIVATE_NETWORKS', false),
       concurrency: int('SCAN_CONCURRENCY', 2, 1, 64),
@@ -168,6 +175,25 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
   if (problems.length > 0) throw new ConfigError(problems);
   return config;
+}
+
+/** `*` or unset: any origin; `none`: no origin; else origins (scheme://host[:port], no path). Undefined when invalid. */
+export function parseCorsOrigins(raw: string | undefined): '*' | string[] | undefined {
+  const value = raw?.trim() ?? '*';
+  if (value === '*' || value === '') return '*';
+  if (value === 'none') return [];
+  const origins: string[] = [];
+  for (const item of value.split(',').map((o) => o.trim()).filter(Boolean)) {
+    let origin: string;
+    try {
+      origin = new URL(item).origin;
+    } catch {
+      return undefined;
+    }
+    if (origin === 'null' || origin !== item.replace(/\/$/, '')) return undefined;
+    origins.push(origin);
+  }
+  return origins.length > 0 ? origins : undefined;
 }
 
 /** Where the embedded database lives: its own folder inside DATA_DIR, beside the mail outbox. */

@@ -8,6 +8,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import type { ResponseValidation } from '../config';
+import { corsHandler } from './cors';
 import { ApiError, codeForStatus } from './errors';
 import type { Handlers, OperationHandler } from './operations';
 import { requestId } from './request-id';
@@ -21,6 +22,8 @@ export interface ContractAppOptions<Ops> {
   handlers: Handlers<Ops>;
   logger: Logger;
   validateResponses: ResponseValidation;
+  /** Origins allowed to call from a browser (see cors.ts). */
+  corsOrigins: '*' | string[];
   /** Answers repeated reads from validated earlier answers (see response-cache.ts). */
   responseCache?: ResponseCache;
 }
@@ -74,6 +77,7 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  app.use(corsHandler(options.corsOrigins));
   if (options.responseCache) app.use(options.responseCache.recorder());
   app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
   app.use(
