@@ -10,7 +10,7 @@ const statusOf = (a: Artifacts, id: string): CheckStatus => runChecks(CHECK_CATA
 
 describe('applicability', () => {
   it('a valid A2A agent card counts even on a host without a product surface', () => {
-    // A2A Protocol v0.3 §5.3: the agent card at /.well-known/agent-card.json is how clients discover an agent;
+    // A2A v1.0 §8.1-8.2: an A2A server MUST make an Agent Card available, found at /.well-known/agent-card.json;
     // publishing one is itself the agent surface, whatever else the host shows.
     const card = { protocolVersion: '0.3.0', name: 'Helper agent', description: 'Answers questions', url: `${ORIGIN}/a2a`, version: '1.0.0', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [{ id: 'qa', name: 'Q&A', description: 'answers', tags: [] }] };
     const site: Artifacts = { ...docsSite(), wellKnown: { ...docsSite().wellKnown, agentCard: json('/.well-known/agent-card.json', card) } };
@@ -19,7 +19,8 @@ describe('applicability', () => {
   });
 
   it('OAuth discovery is not demanded of an account-less API where nothing needs sign-in', () => {
-    // An x402 API sells per request with no account (x402 v2 §"Overview": payment replaces API keys and sign-up),
+    // An x402 API sells per request with no account (x402 v1 spec §2 "Core Payment Flow": the 402 and a signed
+    // payment are the whole exchange, no sign-up or API key),
     // so there is nothing for an agent to sign in to: RFC 8414 metadata is not expected.
     const api: Artifacts = {
       ...richSite(),

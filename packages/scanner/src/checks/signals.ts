@@ -4,6 +4,7 @@ import { jsonLdTypes } from '../util/html-summary';
 import { parseJsonObject } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
 import { isOk } from './define';
+import { declaresMpp, declaresX402, paymentAuthChallenges, x402Challenges } from './payment-signals';
 
 /** Facts several checks share, derived purely from artifacts so that applicability is consistent. */
 
@@ -76,14 +77,11 @@ export function structuredOffers(a: Artifacts): Array<Record<string, unknown>> {
 
 export type PaymentProtocol = 'x402' | 'payment-auth' | 'acp' | 'ucp' | 'ap2';
 
+/** Protocols in place: a live 402 challenge (the target, its OpenAPI's paid path, a linked resource) or OpenAPI x-payment-info. */
 export function paymentProtocols(a: Artifacts): Set<PaymentProtocol> {
   const found = new Set<PaymentProtocol>();
-  const probe = a.paymentProbe;
-  if (probe?.status === 402) {
-    const body = parseJsonObject(probe.body);
-    if (probe.headers['payment-required'] || (body && (body.x402Version !== undefined || Array.isArray(body.accepts)))) found.add('x402');
-    if (/^\s*Payment\s/i.test(probe.headers['www-authenticate'] ?? '')) found.add('payment-auth');
-  }
+  if (x402Challenges(a).length > 0 || declaresX402(a)) found.add('x402');
+  if (paymentAuthChallenges(a).length > 0 || declaresMpp(a)) found.add('payment-auth');
   if (isOk(a.wellKnown.acp) && parseJsonObject(a.wellKnown.acp.body)) found.add('acp');
   if (isOk(a.wellKnown.ucp) && parseJsonObject(a.wellKnown.ucp.body)) found.add('ucp');
   if (ap2Extension(a)) found.add('ap2');

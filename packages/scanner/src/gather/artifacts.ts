@@ -30,7 +30,8 @@ export type WellKnownName =
   | 'openidConfiguration'
   | 'oauthProtectedResource'
   | 'acp'
-  | 'ucp';
+  | 'ucp'
+  | 'x402';
 
 export interface McpTool {
   name: string;
@@ -90,6 +91,10 @@ export interface Artifacts {
   pricing: FetchedDoc | null;
   pricingHtml: HtmlSummary | null;
   paymentProbe: FetchedDoc | null;
+  /** Resources the site links to (its x402 discovery document, API links, OpenAPI paid paths) probed for a 402, bounded. */
+  linkedPaymentProbes: FetchedDoc[];
+  /** Same-origin scripts of the home page read for WebMCP registrations, bounded in number and size. */
+  scripts: FetchedDoc[];
   mcp: McpArtifact | null;
   /** Protected-resource metadata named by the MCP server's 401, when there was one. */
   protectedResource: FetchedDoc | null;
@@ -116,6 +121,8 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     pricing: null,
     pricingHtml: null,
     paymentProbe: null,
+    linkedPaymentProbes: [],
+    scripts: [],
     mcp: null,
     protectedResource: null,
     authorizationServer: null,

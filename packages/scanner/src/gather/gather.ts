@@ -4,6 +4,7 @@ import { parseLinkHeader } from '../util/link-header';
 import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
+import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { gatherMcpSession } from './mcp-session';
 import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT } from './user-agents';
 
@@ -26,6 +27,7 @@ const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
   oauthProtectedResource: '/.well-known/oauth-protected-resource',
   acp: '/.well-known/acp.json',
   ucp: '/.well-known/ucp',
+  x402: WELL_KNOWN_X402,
 };
 
 const MCP_WELL_KNOWNS: WellKnownName[] = ['mcpServerCard', 'mcpJson', 'oauthAuthorizationServer', 'openidConfiguration', 'oauthProtectedResource'];
@@ -66,6 +68,10 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       a.openapi = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/json,application/openapi+json,*/*;q=0.5' } })));
       const probe = paymentProbeUrl(a.openapi, a.origin);
       if (probe) a.paymentProbe = await fetcher.get(probe, { headers: { accept: 'application/json' } });
+      a.linkedPaymentProbes = await probeLinkedPayments(fetcher, a);
+    })(),
+    (async () => {
+      a.scripts = await fetchPageScripts(fetcher, a);
     })(),
     (async () => {
       a.notFoundProbe = await fetcher.get(at('/.arl-probe-4f1c9e-this-page-does-not-exist'), { headers: { accept: HTML_ACCEPT } });

@@ -20,6 +20,8 @@ export interface HtmlSummary {
   hasPasswordInput: boolean;
   webmcpForms: number;
   webmcpScript: boolean;
+  /** Absolute URLs of <script src> elements, in page order. */
+  scriptSrcs: string[];
   challengeMarkers: string[];
 }
 
@@ -80,9 +82,15 @@ export function summarizeHtml(body: string, baseUrl: string): HtmlSummary {
     jsonLdErrors,
     hasPasswordInput: root.querySelectorAll('input[type="password"]').length > 0,
     webmcpForms: root.querySelectorAll('form[toolname]').length,
-    webmcpScript: /navigator\.modelContext|registerTool\s*\(/.test(scripts),
+    webmcpScript: registersWebMcpTools(scripts),
+    scriptSrcs: root.querySelectorAll('script[src]').map((s) => absolute(s.getAttribute('src') ?? '')),
     challengeMarkers: findChallengeMarkers(body),
   };
+}
+
+/** WebMCP imperative API: tools registered on navigator.modelContext (or document.modelContext, as Lighthouse 13.5 reads it). */
+export function registersWebMcpTools(source: string): boolean {
+  return /\b(navigator|document|window)\.modelContext\b/.test(source) && /\b(registerTool|provideContext)\s*\(/.test(source);
 }
 
 function flattenJsonLd(value: unknown, into: unknown[]): void {

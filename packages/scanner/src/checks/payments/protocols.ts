@@ -3,6 +3,7 @@ import { parseJsonObject } from '../../util/json';
 import type { CheckOutcome } from '../types';
 import { ALL_KINDS, defineCheck, docEvidence, outcome } from '../define';
 import { ap2Extension, hasCommerce, PaymentProtocol, paymentProtocols } from '../signals';
+import { declaresMpp, declaresX402, paymentAuthChallenges, x402Challenges } from '../payment-signals';
 
 const NAMES: Record<PaymentProtocol, string> = { x402: 'x402', 'payment-auth': 'the Payment auth scheme', acp: 'ACP', ucp: 'UCP', ap2: 'AP2' };
 
@@ -15,18 +16,38 @@ function judge(a: Artifacts, protocol: PaymentProtocol, found: () => CheckOutcom
   return outcome('failed', `The site sells something but supports no agent payment protocol (looked for x402, Payment auth, ACP, UCP, AP2)`, { url: a.paymentProbe?.url ?? a.origin });
 }
 
+function judgeX402(a: Artifacts): CheckOutcome {
+  const challenges = x402Challenges(a);
+  const valid = challenges.find((c) => c.valid);
+  const shown = valid ?? challenges[0];
+  if (shown) {
+    const where = shown.doc.url === a.targetUrl || shown.doc === a.home ? 'The scanned URL' : shown.doc.finalUrl ?? shown.doc.url;
+    const header = shown.doc.headers['payment-required'];
+    const evidence = { ...docEvidence(shown.doc, shown.where === 'body' ? 'body' : undefined), header: header ? `payment-required: ${header.slice(0, 80)}` : undefined };
+    if (valid) return outcome('passed', `${where} answers 402 with ${valid.summary}`, evidence);
+    return outcome('warning', `${where} answers 402 with ${shown.summary}`, evidence);
+  }
+  const declared = declaresX402(a)!;
+  return outcome('warning', `OpenAPI declares x402 for ${declared.method} ${declared.path} (x-payment-info), but no live 402 challenge was seen`, docEvidence(declared.doc));
+}
+
+function judgePaymentAuth(a: Artifacts): CheckOutcome {
+  const live = paymentAuthChallenges(a)[0];
+  if (live) return outcome('passed', `402 with a Payment challenge at ${live.finalUrl ?? live.url}`, { ...docEvidence(live), header: `www-authenticate: ${live.headers['www-authenticate']}` });
+  const declared = declaresMpp(a)!;
+  return outcome('warning', `OpenAPI declares a payment for ${declared.method} ${declared.path} (x-payment-info), but no live Payment challenge was seen`, docEvidence(declared.doc));
+}
+
 export const x402 = defineCheck({
   id: 'payments-x402',
   name: 'x402 payment challenge',
   layer: 'payments',
   tier: 'emerging',
   appliesTo: ALL_KINDS,
-  description: 'A paid endpoint answers 402 with x402 payment requirements (PAYMENT-REQUIRED header in v2, or an x402 JSON body).',
+  description:
+    'A paid endpoint answers 402 with x402 payment requirements: v2 in a base64 PAYMENT-REQUIRED header (x402 v2, Transport: HTTP), v1 as a JSON body with x402Version and accepts (x402 v1 §5.1). Found at the scanned URL itself, the paid paths its OpenAPI names (a 402 response or x-payment-info), its /.well-known/x402 resources, or API links on its home page.',
   fix: 'Answer unpaid calls to paid endpoints with 402 and x402 payment requirements; document the 402 response in OpenAPI so agents find it.',
-  evaluate: (a) =>
-    judge(a, 'x402', () =>
-      outcome('passed', '402 with x402 payment requirements', { ...docEvidence(a.paymentProbe), header: a.paymentProbe?.headers['payment-required'] ? `payment-required: ${a.paymentProbe.headers['payment-required'].slice(0, 80)}` : undefined }),
-    ),
+  evaluate: (a) => judge(a, 'x402', () => judgeX402(a)),
 });
 
 export const paymentAuthScheme = defineCheck({
@@ -35,9 +56,10 @@ export const paymentAuthScheme = defineCheck({
   layer: 'payments',
   tier: 'emerging',
   appliesTo: ALL_KINDS,
-  description: 'A 402 challenge with WWW-Authenticate: Payment ... (the Machine Payments Protocol draft).',
-  fix: 'Send WWW-Authenticate: Payment id=..., method=..., request=... with 402 responses.',
-  evaluate: (a) => judge(a, 'payment-auth', () => outcome('passed', '402 with a Payment challenge', { ...docEvidence(a.paymentProbe), header: `www-authenticate: ${a.paymentProbe?.headers['www-authenticate']}` })),
+  description:
+    'A 402 challenge with WWW-Authenticate: Payment ... (the Machine Payments Protocol, draft-ryan-httpauth-payment); OpenAPI operations carrying x-payment-info (MPP service discovery, draft-payment-discovery) are probed and count as declared.',
+  fix: 'Send WWW-Authenticate: Payment id=..., method=..., request=... with 402 responses, and describe paid operations with x-payment-info in OpenAPI.',
+  evaluate: (a) => judge(a, 'payment-auth', () => judgePaymentAuth(a)),
 });
 
 export const acp = defineCheck({

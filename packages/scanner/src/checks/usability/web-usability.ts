@@ -1,4 +1,5 @@
-import { defineCheck, docEvidence, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
+import { registersWebMcpTools } from '../../util/html-summary';
+import { defineCheck, docEvidence, excerpt, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
 import { hasCommerce, isProductSite, pricingPageShowsPrices, structuredOffers } from '../signals';
 
 export const markdownNegotiation = defineCheck({
@@ -72,16 +73,26 @@ export const webMcp = defineCheck({
   tier: 'emerging',
   bonus: true,
   appliesTo: WEBSITE,
-  description: 'The page declares tools for in-browser agents: <form toolname tooldescription> or navigator.modelContext.registerTool.',
-  fix: 'Annotate key forms with toolname and tooldescription attributes, or register tools with navigator.modelContext.',
+  description:
+    'The page declares tools for in-browser agents (WebMCP, W3C Web Machine Learning CG draft): declarative <form toolname tooldescription>, or modelContext.registerTool / provideContext in an inline script or a same-origin script file (at most 3 files, 512 KiB each, are read).',
+  fix: 'Annotate key forms with toolname and tooldescription attributes, or register tools with navigator.modelContext.registerTool().',
   evaluate(a) {
     const problem = unreachable(a.home, 'the home page');
     if (problem) return problem;
     const html = a.homeHtml;
-    if (html && (html.webmcpForms > 0 || html.webmcpScript)) return outcome('passed', html.webmcpForms > 0 ? `${html.webmcpForms} form(s) declare a toolname` : 'A script registers WebMCP tools', docEvidence(a.home));
-    return outcome('failed', 'No WebMCP declarations on the home page', docEvidence(a.home));
+    if (html && html.webmcpForms > 0) return outcome('passed', `${html.webmcpForms} form(s) declare a toolname`, docEvidence(a.home));
+    if (html?.webmcpScript) return outcome('passed', 'An inline script registers WebMCP tools', docEvidence(a.home));
+    const script = (a.scripts ?? []).find((s) => isOk(s) && registersWebMcpTools(s.body));
+    if (script) return outcome('passed', `${script.finalUrl ?? script.url} registers WebMCP tools`, { ...docEvidence(script), excerpt: excerptAround(script.body, /\bregisterTool\s*\(|\bprovideContext\s*\(/) });
+    const read = (a.scripts ?? []).filter(isOk).length;
+    return outcome('failed', `No WebMCP declarations on the home page${read > 0 ? ` or in its ${read} script file(s)` : ''}`, docEvidence(a.home));
   },
 });
+
+function excerptAround(text: string, pattern: RegExp): string {
+  const at = text.search(pattern);
+  return excerpt(text.slice(Math.max(0, at - 60), Math.max(0, at - 60) + 200));
+}
 
 function safePath(href: string): string {
   try {
