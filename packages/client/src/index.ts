@@ -1,7 +1,15 @@
-// Typed fetch clients for both hosts. The types come from @arl/contract (generated from openapi/*.yaml), so a
-// renamed field or a new bound shows up here as a compile error, never as a runtime surprise.
+// Typed fetch clients for both hosts, for Node and browsers alike (nothing here imports from Node). The types come
+// from @arl/contract (generated from openapi/*.yaml), so a renamed field or a new bound shows up as a compile error,
+// never as a runtime surprise. The enum value lists a UI needs are re-exported from the contract.
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
 import type { FeedbackPaths, LeaderboardPaths } from '@arl/contract';
+import { randomRequestId } from './request-id.js';
+
+export * from '@arl/contract/enums';
+export type {
+  FeedbackOperations, FeedbackPaths, FeedbackSchemas, LeaderboardOperations, LeaderboardPaths, LeaderboardSchemas,
+} from '@arl/contract';
+export { randomRequestId } from './request-id.js';
 
 export type LeaderboardClient = Client<LeaderboardPaths>;
 export type FeedbackClient = Client<FeedbackPaths>;
@@ -31,15 +39,27 @@ export function createFeedbackClient(feedbackUrl: string, options: ContractClien
 
 /**
  * Sends an X-Request-Id with every request (generated unless `next` gives one), so a caller's logs and the
- * service's logs share an id; the service echoes it in the response header and in error bodies.
+ * service's logs share an id; the service echoes it in the response header and in error bodies. The default
+ * generator works in every context, secure or not (see randomRequestId).
  */
-export function requestIdMiddleware(next: () => string = () => crypto.randomUUID()): Middleware {
+export function requestIdMiddleware(next: () => string = randomRequestId): Middleware {
   return {
     onRequest({ request }) {
       if (!request.headers.has('x-request-id')) request.headers.set('x-request-id', next());
       return request;
     },
   };
+}
+
+/**
+ * URLs of the live event streams (Server-Sent Events), for `new EventSource(url)`: events `step`, then `scan` /
+ * `journey` with the final state, after which the server closes the stream (close the EventSource on that event).
+ */
+export function scanEventsUrl(baseUrl: string, scanId: string): string {
+  return `${stripTrailingSlash(baseUrl)}/v1/leaderboard/scans/${encodeURIComponent(scanId)}/events`;
+}
+export function journeyEventsUrl(baseUrl: string, journeyId: string): string {
+  return `${stripTrailingSlash(baseUrl)}/v1/leaderboard/journeys/${encodeURIComponent(journeyId)}/events`;
 }
 
 function stripTrailingSlash(url: string): string {
