@@ -93,6 +93,20 @@ test.each([
   expect(await t.db.prisma.company.count({ where: { domain } })).toBe(0);
 });
 
+test.each([
+  // A login wall needs sign-in, so OAuth discovery applies; its /.well-known answers 401, which is a fail.
+  ['sign-in-wall', { 'public-home-page': 'failed', 'oauth-discovery': 'failed' }],
+  // RFC 9728 metadata behind a 401, RFC 8414 metadata with S256 and Client ID Metadata Documents.
+  ['oauth-mcp', { 'protected-resource-metadata': 'passed', 'oauth-discovery': 'passed', 'pkce-s256': 'passed', 'client-registration': 'passed' }],
+])('%s: a sign_in_required scan keeps its access verdicts in the stored check results', async (persona, expected) => {
+  const { body } = await start(t.urlOf(persona));
+  const scan = await t.waitForEnd(body.scan.id);
+  expect(scan.ending).toBe('sign_in_required');
+  const stored = await t.db.prisma.checkResult.findMany({ where: { scanId: body.scan.id, checkId: { in: Object.keys(expected) } }, select: { checkId: true, status: true, evidence: true } });
+  expect(Object.fromEntries(stored.map((c) => [c.checkId, c.status]))).toEqual(expected);
+  for (const check of stored) expect((check.evidence as { detail: string }).detail.length).toBeGreaterThan(0);
+});
+
 test('after a scan ended, the same target starts a new scan; an IP-address URL has the address as its domain', async () => {
   const first = await start(t.urlOf('bare-mcp'));
   await t.waitForEnd(first.body.scan.id);

@@ -17,6 +17,12 @@ export async function serveMcp(endpoint: McpEndpoint, req: IncomingMessage, res:
     res.end(JSON.stringify({ error: 'invalid_token', error_description: 'Sign in with OAuth to use this server' }));
     return;
   }
+  const requestOrigin = req.headers.origin;
+  if (endpoint.validateOrigin && requestOrigin !== undefined && requestOrigin !== origin) {
+    res.writeHead(403, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Forbidden origin' }, id: null }));
+    return;
+  }
   if (req.method !== 'POST') {
     res.writeHead(405, { allow: 'POST', 'content-type': 'application/json' });
     res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed' }, id: null }));

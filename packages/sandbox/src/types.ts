@@ -48,6 +48,8 @@ export interface McpEndpoint {
   register(server: McpServer, origin: string): void;
   /** When set, requests need `Authorization: Bearer <token>`; others get 401 pointing at protected-resource metadata. */
   requireBearerToken?: string;
+  /** Refuse a request whose Origin is present and not the persona's own with 403 (MCP 2025-11-25 transports §2.0.1). */
+  validateOrigin?: boolean;
 }
 
 export interface Persona {

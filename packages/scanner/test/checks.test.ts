@@ -16,7 +16,7 @@ const withAuthRequiredMcp = (a: Artifacts, prm: Artifacts['protectedResource'], 
   ...a,
   mcp: goodMcp({
     auth: { required: true, status: 401, wwwAuthenticate: metadataUrl ? `Bearer resource_metadata="${metadataUrl}"` : 'Bearer', resourceMetadataUrl: metadataUrl },
-    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false },
+    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false, spokeJsonRpc: false },
     tools: null,
     uiResources: [],
   }),
@@ -117,7 +117,7 @@ describe('check semantics', () => {
 
   it('MCP tool checks report what is wrong', () => {
     const a = badSite();
-    expect(check('mcp-tool-names').evaluate(a).evidence.detail).toMatch(/unsafe: get weather!.*duplicated/);
+    expect(check('mcp-tool-names').evaluate(a).evidence.detail).toMatch(/outside the MCP name rules: get weather!.*duplicated/);
     expect(check('mcp-safety-lint').evaluate(a).evidence.detail).toMatch(/prompt-injection/);
     const hidden: Artifacts = { ...goodSite(), mcp: goodMcp({ tools: { ok: true, items: [{ name: 'x', description: 'Looks fine\u200b but hides text', inputSchema: { type: 'object' } }], error: null } }) };
     expect(check('mcp-safety-lint').evaluate(hidden).evidence.detail).toMatch(/invisible Unicode/);

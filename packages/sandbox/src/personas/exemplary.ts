@@ -226,6 +226,7 @@ ${['/', '/product', '/pricing', '/docs', '/docs/api', '/signup', '/support', '/a
   mcp: {
     path: '/mcp',
     serverInfo: { name: 'exemplary-co-invoicing', version: '1.4.0', title: 'Exemplary Co invoicing' },
+    validateOrigin: true,
     instructions: 'Use list_invoices to find invoices and create_invoice to draft one. Amounts are in minor units.',
     register(server) {
       server.registerTool(

@@ -18,6 +18,7 @@ export const mcpApp: Persona = {
   mcp: {
     path: '/mcp',
     serverInfo: { name: 'flight-board', version: '2.0.0', title: 'Flight Board' },
+    validateOrigin: true,
     instructions: 'Call show_departures to display the board for an airport; search_flights returns plain data.',
     register(server) {
       server.registerTool(

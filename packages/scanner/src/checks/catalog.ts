@@ -18,6 +18,7 @@ import {
   mcpToolSchemas,
   mcpToolsList,
 } from './usability/mcp-tools';
+import { mcpOriginCheck } from './usability/mcp-origin';
 import { docsLinks, markdownNegotiation, pricingReadable, webMcp } from './usability/web-usability';
 import type { CheckDefinition } from './types';
 
@@ -58,6 +59,7 @@ export const CHECK_CATALOG: readonly CheckDefinition[] = Object.freeze([
   mcpToolAnnotations,
   mcpToolNames,
   mcpSafetyLint,
+  mcpOriginCheck,
   mcpOutputSchema,
   mcpAppsUiResource,
   mcpAppsCsp,

@@ -52,9 +52,23 @@ export interface McpUiResource {
   error: string | null;
 }
 
+/** Where a website's MCP server was announced, in words for evidence, and the document that announced it. */
+export interface McpDiscovery {
+  via: string;
+  url: string | null;
+}
+
+/** What the endpoint answered to an initialize carrying a foreign Origin (MCP 2025-11-25 transports §2.0.1). */
+export interface McpOriginCheck {
+  origin: string;
+  status: number | null;
+  error: string | null;
+}
+
 export interface McpArtifact {
   endpoint: string;
-  source: 'target' | 'server-card';
+  source: 'target' | 'server-card' | 'catalog' | 'api-catalog' | 'link-header' | 'llms-txt' | 'conventional-path';
+  discovery: McpDiscovery;
   transport: 'streamable-http' | 'sse' | null;
   /** The server demanded OAuth before answering. */
   auth: { required: boolean; status: number | null; wwwAuthenticate: string | null; resourceMetadataUrl: string | null };
@@ -67,9 +81,13 @@ export interface McpArtifact {
     error: string | null;
     /** True when the failure was on our side of the wire (timeout, DNS...), so checks say couldnt_check. */
     fetchFailure: boolean;
+    /** The endpoint answered initialize with JSON-RPC (or an event stream): an MCP server, even if the handshake failed. */
+    spokeJsonRpc: boolean;
   };
   tools: { ok: boolean; items: McpTool[]; error: string | null } | null;
   uiResources: McpUiResource[];
+  /** Only for Streamable HTTP sessions that initialized; null otherwise. */
+  originCheck: McpOriginCheck | null;
 }
 
 export interface Artifacts {
@@ -96,6 +114,9 @@ export interface Artifacts {
   /** Same-origin scripts of the home page read for WebMCP registrations, bounded in number and size. */
   scripts: FetchedDoc[];
   mcp: McpArtifact | null;
+  /** /.well-known/mcp/catalog.json (websites); server cards found elsewhere than the well-known ones: catalog entries, <endpoint>/server-card (SEP-2127). */
+  mcpCatalog: FetchedDoc | null;
+  mcpExtraCards: FetchedDoc[];
   /** Protected-resource metadata named by the MCP server's 401, when there was one. */
   protectedResource: FetchedDoc | null;
   /** Authorization-server metadata found from the protected-resource metadata, or at the origin. */
@@ -124,6 +145,8 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     linkedPaymentProbes: [],
     scripts: [],
     mcp: null,
+    mcpCatalog: null,
+    mcpExtraCards: [],
     protectedResource: null,
     authorizationServer: null,
   };

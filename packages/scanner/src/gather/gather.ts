@@ -2,10 +2,13 @@ import { summarizeHtml } from '../util/html-summary';
 import { parseJson } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
 import type { GuardedFetch } from '../fetch/guarded-fetch';
-import type { Artifacts, FetchedDoc, WellKnownName } from './artifacts';
+import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
+import { mcpCandidates, type McpCandidate } from './mcp-discovery';
 import { gatherMcpSession } from './mcp-session';
+
+export { mcpEndpointFromCard } from './mcp-discovery';
 import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT } from './user-agents';
 
 export interface GatherContext {
@@ -89,20 +92,49 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       if (a.pricing.status === 200 && /html/i.test(a.pricing.contentType ?? '')) a.pricingHtml = summarizeHtml(a.pricing.body, a.pricing.finalUrl ?? a.pricing.url);
     })(),
     (async () => {
-      const card = await fetcher.get(at(WELL_KNOWN_PATHS.mcpServerCard), { headers: { accept: 'application/json' } });
-      const endpoint = mcpEndpointFromCard(card, a.origin);
-      if (endpoint) {
-        a.mcp = await gatherMcpSession(endpoint, { fetch: ctx.fetch, signal: ctx.signal, timeoutMs: ctx.requestTimeoutMs, source: 'server-card' });
-        await gatherOAuthForMcp(ctx, a);
-      }
+      a.mcp = await firstMcpSession(ctx, await mcpCandidates(fetcher, a));
+      if (a.mcp) await gatherOAuthForMcp(ctx, a);
     })(),
   ]);
   await resolveAuthorizationServer(ctx, a);
 }
 
+/** Sessions opened at most, so a site announcing many endpoints cannot make the scan open many connections. */
+const MAX_MCP_SESSIONS = 3;
+
+/**
+ * The first candidate that completes a handshake (or demands OAuth). A failed handshake still counts when the site
+ * declared the endpoint in a server card or catalog, or when the endpoint answered in JSON-RPC: that is a broken MCP
+ * server, and mcp-initialize should say so. Anything else found nothing.
+ */
+async function firstMcpSession(ctx: GatherContext, candidates: McpCandidate[]): Promise<McpArtifact | null> {
+  let broken: McpArtifact | null = null;
+  for (const candidate of candidates.slice(0, MAX_MCP_SESSIONS)) {
+    if (ctx.signal.aborted) break;
+    const session = await gatherMcpSession(candidate.endpoint, {
+      fetch: ctx.fetch,
+      signal: ctx.signal,
+      timeoutMs: ctx.requestTimeoutMs,
+      source: candidate.source,
+      discovery: { via: candidate.via, url: candidate.docUrl },
+      sseFallback: candidate.source !== 'conventional-path',
+    });
+    if (session.initialize.ok || session.auth.required) return session;
+    const declared = candidate.source === 'server-card' || candidate.source === 'catalog';
+    if (!broken && (declared || session.initialize.spokeJsonRpc)) broken = session;
+  }
+  return broken;
+}
+
 /** For a target that is itself an MCP server: the session was opened during kind detection. */
 export async function gatherMcpTarget(ctx: GatherContext, a: Artifacts): Promise<void> {
-  await Promise.all([gatherWellKnowns(ctx, a, MCP_WELL_KNOWNS), gatherOAuthForMcp(ctx, a)]);
+  const endpointCard = async (): Promise<void> => {
+    // SEP-2127 reserves <streamable-http-url>/server-card for the server's own card.
+    if (!a.mcp || a.mcp.transport === 'sse') return;
+    const card = await ctx.fetcher.get(`${a.mcp.endpoint.replace(/\/$/, '')}/server-card`, { headers: { accept: 'application/mcp-server-card+json,application/json;q=0.9,*/*;q=0.5' } });
+    if (card.status === 200 && parseJson(card.body) !== undefined) a.mcpExtraCards.push(card);
+  };
+  await Promise.all([gatherWellKnowns(ctx, a, MCP_WELL_KNOWNS), gatherOAuthForMcp(ctx, a), endpointCard()]);
   await resolveAuthorizationServer(ctx, a);
 }
 
@@ -129,18 +161,45 @@ async function gatherOAuthForMcp(ctx: GatherContext, a: Artifacts): Promise<void
   }
 }
 
+/**
+ * MCP 2025-11-25 (basic/authorization §Authorization Server Metadata Discovery): for an issuer with a path, try RFC 8414
+ * path insertion, then OpenID Connect path insertion, then OpenID Connect path appending; without a path, RFC 8414
+ * then OpenID Connect. The first JSON answer wins.
+ */
+export function authorizationServerMetadataUrls(issuer: string): string[] {
+  const u = new URL(issuer);
+  const path = u.pathname.replace(/\/$/, '');
+  if (!path) return [`${u.origin}/.well-known/oauth-authorization-server`, `${u.origin}/.well-known/openid-configuration`];
+  return [`${u.origin}/.well-known/oauth-authorization-server${path}`, `${u.origin}/.well-known/openid-configuration${path}`, `${u.origin}${path}/.well-known/openid-configuration`];
+}
+
 async function resolveAuthorizationServer(ctx: GatherContext, a: Artifacts): Promise<void> {
   const prm = a.protectedResource?.status === 200 ? (parseJson(a.protectedResource.body) as { authorization_servers?: unknown } | undefined) : undefined;
   const issuer = Array.isArray(prm?.authorization_servers) && typeof prm.authorization_servers[0] === 'string' ? prm.authorization_servers[0] : null;
   if (issuer) {
+    let urls: string[] | null = null;
     try {
-      const u = new URL(issuer);
-      const suffix = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
-      const asDoc = await ctx.fetcher.get(`${u.origin}/.well-known/oauth-authorization-server${suffix}`, { headers: { accept: 'application/json' } });
-      a.authorizationServer = asDoc.status === 200 ? asDoc : await ctx.fetcher.get(`${u.origin}/.well-known/openid-configuration${suffix}`, { headers: { accept: 'application/json' } });
-      return;
+      urls = authorizationServerMetadataUrls(issuer);
     } catch {
       // an unparseable issuer falls back to the origin's own metadata
+    }
+    if (urls) {
+      let first: FetchedDoc | null = null;
+      for (const url of urls) {
+        const doc = await ctx.fetcher.get(url, { headers: { accept: 'application/json' } });
+        first ??= doc;
+        if (doc.status === 200 && parseJson(doc.body) !== undefined) {
+          a.authorizationServer = doc;
+          return;
+        }
+        // Our side of the wire failed: say so rather than report the next location's 404.
+        if (doc.status === null) {
+          a.authorizationServer = doc;
+          return;
+        }
+      }
+      a.authorizationServer = first;
+      return;
     }
   }
   const own = a.wellKnown.oauthAuthorizationServer;
@@ -160,21 +219,6 @@ export function sitemapLines(robots: FetchedDoc | null): string[] {
     }
   }
   return urls;
-}
-
-export function mcpEndpointFromCard(card: FetchedDoc | null, origin: string): string | null {
-  if (!card || card.status !== 200) return null;
-  const json = parseJson(card.body) as Record<string, unknown> | undefined;
-  if (!json || typeof json !== 'object') return null;
-  const remotes = Array.isArray(json.remotes) ? (json.remotes as Array<Record<string, unknown>>) : [];
-  const preferred = remotes.find((r) => r.type === 'streamable-http') ?? remotes[0];
-  const raw = preferred?.url ?? json.url ?? json.endpoint;
-  if (typeof raw !== 'string') return null;
-  try {
-    return new URL(raw, origin).href;
-  } catch {
-    return null;
-  }
 }
 
 function paymentProbeUrl(docs: FetchedDoc[], origin: string): string | null {

@@ -2,10 +2,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import { GuardedFetch } from '../fetch/guarded-fetch';
 import { GuardedFetchError } from '../fetch/errors';
 import { CATALOG_VERSION } from '../version';
-import type { McpArtifact, McpTool, McpUiResource } from './artifacts';
+import type { McpArtifact, McpDiscovery, McpTool, McpUiResource } from './artifacts';
+import { probeForeignOrigin } from './mcp-origin-probe';
 
 const MAX_TOOL_PAGES = 10;
 const MAX_UI_RESOURCES = 5;
@@ -14,6 +16,8 @@ interface Observed {
   status: number | null;
   wwwAuthenticate: string | null;
   fetchError: GuardedFetchError | null;
+  /** The POST was answered in MCP's own terms (a JSON-RPC message or an event stream), whatever came of it. */
+  spokeJsonRpc: boolean;
 }
 
 export interface McpSessionOptions {
@@ -21,6 +25,32 @@ export interface McpSessionOptions {
   signal?: AbortSignal;
   timeoutMs: number;
   source: McpArtifact['source'];
+  /** How the endpoint was found, for evidence ("the server card at /.well-known/mcp/server-card.json"). */
+  discovery?: McpDiscovery;
+  /** Try the legacy HTTP+SSE transport when Streamable HTTP fails (default true; the /mcp probe stays at one request). */
+  sseFallback?: boolean;
+}
+
+/**
+ * The scanner judges tool schemas itself (mcp-tool-schemas) and never calls a tool, so the SDK client must not refuse
+ * a whole tools/list because one outputSchema is invalid.
+ */
+const ACCEPT_ANY_SCHEMA: jsonSchemaValidator = {
+  getValidator<T>(): JsonSchemaValidator<T> {
+    return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+  },
+};
+
+async function answeredJsonRpc(response: Response): Promise<boolean> {
+  const type = response.headers.get('content-type') ?? '';
+  if (/text\/event-stream/i.test(type)) return true;
+  if (!/json/i.test(type)) return false;
+  try {
+    const body = (await response.clone().json()) as { jsonrpc?: unknown } | Array<{ jsonrpc?: unknown }>;
+    return (Array.isArray(body) ? body[0]?.jsonrpc : body?.jsonrpc) === '2.0';
+  } catch {
+    return false;
+  }
 }
 
 /** Talks to an MCP endpoint with the official SDK client (Streamable HTTP, then legacy HTTP+SSE) over our guarded fetch. */
@@ -28,13 +58,15 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
   const artifact: McpArtifact = {
     endpoint,
     source: options.source,
+    discovery: options.discovery ?? { via: options.source === 'target' ? 'the scanned URL' : 'a server card', url: null },
     transport: null,
     auth: { required: false, status: null, wwwAuthenticate: null, resourceMetadataUrl: null },
-    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false },
+    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false, spokeJsonRpc: false },
     tools: null,
     uiResources: [],
+    originCheck: null,
   };
-  const observed: Observed = { status: null, wwwAuthenticate: null, fetchError: null };
+  const observed: Observed = { status: null, wwwAuthenticate: null, fetchError: null, spokeJsonRpc: false };
   // Remember what the endpoint answered, because the SDK reduces a 401 to an error message.
   const watchingFetch: GuardedFetch = async (input, init) => {
     try {
@@ -42,6 +74,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
       if (sameEndpoint(input, endpoint) && (init?.method ?? 'GET').toUpperCase() === 'POST') {
         observed.status = response.status;
         observed.wwwAuthenticate = response.headers.get('www-authenticate');
+        if (!observed.spokeJsonRpc) observed.spokeJsonRpc = await answeredJsonRpc(response);
       }
       return response;
     } catch (error) {
@@ -56,9 +89,9 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     artifact.transport = 'streamable-http';
   } else if (observed.status === 401) {
     recordAuth(artifact, observed, endpoint);
-  } else if (!options.signal?.aborted && (observed.status === null || observed.status === 404 || observed.status === 405 || observed.status === 400)) {
+  } else if (options.sseFallback !== false && !observed.spokeJsonRpc && !options.signal?.aborted && (observed.status === null || observed.status === 404 || observed.status === 405 || observed.status === 400)) {
     // Servers built before 2025-03-26 speak HTTP+SSE: a GET opens the stream, POSTs go to the endpoint it announces.
-    const sseObserved: Observed = { status: null, wwwAuthenticate: null, fetchError: null };
+    const sseObserved: Observed = { status: null, wwwAuthenticate: null, fetchError: null, spokeJsonRpc: false };
     const sseFetch: GuardedFetch = async (input, init) => {
       try {
         const response = await options.fetch(input, init);
@@ -86,6 +119,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     if (!artifact.auth.required) {
       artifact.initialize.error = connected.error ?? 'The endpoint did not complete an MCP initialize handshake';
       artifact.initialize.fetchFailure = observed.status === null && observed.fetchError !== null;
+      artifact.initialize.spokeJsonRpc = observed.spokeJsonRpc;
     }
     return artifact;
   }
@@ -99,8 +133,14 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
       instructions: client.getInstructions() ?? null,
       error: null,
       fetchFailure: false,
+      spokeJsonRpc: true,
     };
-    artifact.tools = await listTools(client, requestOptions);
+    const [tools, originCheck] = await Promise.all([
+      listTools(client, requestOptions),
+      artifact.transport === 'streamable-http' ? probeForeignOrigin(endpoint, { fetch: options.fetch, signal: options.signal, protocolVersion: artifact.initialize.protocolVersion }) : Promise.resolve(null),
+    ]);
+    artifact.tools = tools;
+    artifact.originCheck = originCheck;
     artifact.uiResources = await readUiResources(client, artifact.tools.items, requestOptions);
   } finally {
     await client.close().catch(() => undefined);
@@ -109,7 +149,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
 }
 
 async function connect(transport: Transport, requestOptions: { signal?: AbortSignal; timeout: number }): Promise<{ client: Client | null; transport: Transport; error: string | null }> {
-  const client = new Client({ name: 'AgentReadinessScanner', version: CATALOG_VERSION }, { capabilities: {} });
+  const client = new Client({ name: 'AgentReadinessScanner', version: CATALOG_VERSION }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ANY_SCHEMA });
   // The SDK reports background stream problems here; they are not scan failures.
   client.onerror = () => undefined;
   try {

@@ -97,7 +97,8 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     if (homeIsPage || home.body.length > 0) artifacts.homeHtml = /html/i.test(home.contentType ?? '') || /<html/i.test(home.body) ? summarizeHtml(home.body, home.finalUrl ?? target) : null;
     if (!homeIsPage || /\/(mcp|sse)\/?$/i.test(checked.url.pathname)) {
       const session = await gatherMcpSession(target, { fetch, signal, timeoutMs: policy.requestTimeoutMs, source: 'target' });
-      if (session.initialize.ok || session.auth.required) {
+      // A handshake that failed after the endpoint answered in JSON-RPC is a broken MCP server, not a website.
+      if (session.initialize.ok || session.auth.required || session.initialize.spokeJsonRpc) {
         artifacts.mcp = session;
         kind = session.tools?.items.some((t) => uiResourceUriOf(t)?.startsWith('ui://')) ? 'mcp_app' : 'mcp_server';
         artifacts.kind = kind;

@@ -1,7 +1,7 @@
 import type { Artifacts } from '../../gather/artifacts';
 import { parseJsonObject } from '../../util/json';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable } from '../define';
-import { needsSignIn } from '../signals';
+import { isSignInWall, needsSignIn } from '../signals';
 
 function authServerMetadata(a: Artifacts): Record<string, unknown> | null {
   return isOk(a.authorizationServer) ? parseJsonObject(a.authorizationServer.body) : null;
@@ -9,7 +9,25 @@ function authServerMetadata(a: Artifacts): Record<string, unknown> | null {
 
 /** Only where something needs signing in: an account-less API (an x402 one, say) owes no OAuth metadata. */
 function oauthExpected(a: Artifacts): boolean {
-  return Boolean(a.mcp?.auth.required) || (a.kind === 'website' && needsSignIn(a));
+  // A login wall needs sign-in by definition, so its OAuth verdicts are part of a sign_in_required scan's report.
+  return Boolean(a.mcp?.auth.required) || (a.kind === 'website' && (needsSignIn(a) || isSignInWall(a.home, a.homeHtml)));
+}
+
+/**
+ * RFC 9728 §3.3: the metadata's resource must be the protected resource. Like the MCP SDK client, we accept the
+ * server's URL or a parent of it on the same origin (e.g. "https://api.example.com/" for "https://api.example.com/mcp").
+ */
+function resourceMatches(resource: string, endpoint: string): boolean {
+  try {
+    const r = new URL(resource);
+    const e = new URL(endpoint);
+    if (r.origin !== e.origin) return false;
+    const rPath = r.pathname.endsWith('/') ? r.pathname : `${r.pathname}/`;
+    const ePath = e.pathname.endsWith('/') ? e.pathname : `${e.pathname}/`;
+    return ePath.startsWith(rPath);
+  } catch {
+    return false;
+  }
 }
 
 export const oauthDiscovery = defineCheck({
@@ -18,7 +36,8 @@ export const oauthDiscovery = defineCheck({
   layer: 'access',
   tier: 'recommended',
   appliesTo: ALL_KINDS,
-  description: 'RFC 8414 /.well-known/oauth-authorization-server (or OpenID discovery) with issuer, authorization_endpoint and token_endpoint, so an agent can obtain access on a user\'s behalf.',
+  description:
+    'RFC 8414 authorization server metadata (or OpenID Connect discovery) with issuer, authorization_endpoint and token_endpoint, found the way MCP 2025-11-25 clients look: RFC 8414 path insertion, OIDC path insertion, then OIDC path appending.',
   fix: 'Publish /.well-known/oauth-authorization-server with issuer, authorization_endpoint, token_endpoint and code_challenge_methods_supported.',
   evaluate(a) {
     if (!oauthExpected(a)) return outcome('not_applicable', 'Nothing here requires signing in for an agent');
@@ -29,7 +48,7 @@ export const oauthDiscovery = defineCheck({
     if (!meta) return outcome('failed', `No authorization server metadata (HTTP ${doc.status})`, docEvidence(doc));
     const missing = ['issuer', 'authorization_endpoint', 'token_endpoint'].filter((k) => typeof meta[k] !== 'string');
     if (missing.length > 0) return outcome('warning', `Metadata lacks ${missing.join(', ')}`, docEvidence(doc, 'body'));
-    return outcome('passed', `Authorization server ${String(meta.issuer)}`, docEvidence(doc));
+    return outcome('passed', `Authorization server ${String(meta.issuer)}, metadata at ${doc.finalUrl ?? doc.url}`, docEvidence(doc));
   },
 });
 
@@ -39,7 +58,8 @@ export const protectedResourceMetadata = defineCheck({
   layer: 'access',
   tier: 'required',
   appliesTo: ALL_KINDS,
-  description: 'An MCP server that needs OAuth answers 401 with WWW-Authenticate: Bearer resource_metadata="..." pointing at RFC 9728 metadata naming its authorization servers.',
+  description:
+    'An MCP server that needs OAuth publishes RFC 9728 metadata naming its authorization servers, found through the 401\'s WWW-Authenticate resource_metadata pointer or at the well-known URI (MCP 2025-11-25 allows either); its resource must be this server (RFC 9728 §3.3).',
   fix: 'On 401, send WWW-Authenticate: Bearer resource_metadata="https://you/.well-known/oauth-protected-resource/mcp" and serve that JSON with resource and authorization_servers.',
   evaluate(a) {
     if (!a.mcp?.auth.required) return outcome('not_applicable', a.mcp ? 'The MCP server is public' : 'No MCP server was found');
@@ -50,10 +70,13 @@ export const protectedResourceMetadata = defineCheck({
     const header = a.mcp.auth.wwwAuthenticate ?? '';
     const valid = meta && typeof meta.resource === 'string' && Array.isArray(meta.authorization_servers) && meta.authorization_servers.length > 0;
     if (!valid) return outcome('failed', `No valid protected resource metadata (HTTP ${doc.status})`, { ...docEvidence(doc, 'body'), header: header ? `www-authenticate: ${header}` : undefined });
-    if (!a.mcp.auth.resourceMetadataUrl) {
-      return outcome('warning', 'The metadata exists, but the 401 does not point to it with resource_metadata', { ...docEvidence(doc), header: `www-authenticate: ${header || '(none)'}` });
+    if (!resourceMatches(String(meta!.resource), a.mcp.endpoint)) {
+      return outcome('failed', `The metadata's resource "${String(meta!.resource)}" is not this server (${a.mcp.endpoint}); RFC 9728 §3.3 says such metadata must not be used`, docEvidence(doc, 'body'));
     }
-    return outcome('passed', `401 points to metadata naming ${(meta!.authorization_servers as unknown[]).join(', ')}`, { ...docEvidence(doc), header: `www-authenticate: ${header}` });
+    const servers = (meta!.authorization_servers as unknown[]).join(', ');
+    // MCP 2025-11-25 (basic/authorization, protected resource metadata discovery): the header pointer or the well-known URI, either will do.
+    if (!a.mcp.auth.resourceMetadataUrl) return outcome('passed', `Metadata at the well-known URI names ${servers} (the 401 carries no resource_metadata pointer, which is allowed)`, { ...docEvidence(doc), header: `www-authenticate: ${header || '(none)'}` });
+    return outcome('passed', `401 points to metadata naming ${servers}`, { ...docEvidence(doc), header: `www-authenticate: ${header}` });
   },
 });
 

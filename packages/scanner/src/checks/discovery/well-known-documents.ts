@@ -1,6 +1,6 @@
 import { parseJsonObject } from '../../util/json';
 import { parseLinkHeader } from '../../util/link-header';
-import { mcpEndpointFromCard } from '../../gather/gather';
+import { mcpEndpointFromCard, serverNameFromCard } from '../../gather/mcp-discovery';
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable, WEBSITE } from '../define';
 import { hasApiSurface, isProductSite, validOpenApi } from '../signals';
@@ -70,13 +70,19 @@ export const openApi = defineCheck({
   },
 });
 
+/** The first readable card: /.well-known/mcp/server-card.json, the legacy /.well-known/mcp.json, then catalog or endpoint cards. */
 function serverCard(a: Artifacts): FetchedDoc | null {
   const card = a.wellKnown.mcpServerCard;
-  if (isOk(card) && parseJsonObject(card.body)) return card;
-  const legacy = a.wellKnown.mcpJson;
-  if (isOk(legacy) && parseJsonObject(legacy.body)) return legacy;
-  return card ?? legacy ?? null;
+  const candidates = [card, a.wellKnown.mcpJson, ...a.mcpExtraCards];
+  const readable = candidates.find((d) => isOk(d) && parseJsonObject(d.body));
+  if (readable) return readable;
+  return card ?? a.wellKnown.mcpJson ?? null;
 }
+
+/** A registry name (MCP Registry server.json, SEP-2127) is reverse-DNS by design: "io.github.acme/weather". */
+const REVERSE_DNS_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[^/]+$/i;
+const loose = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
+const lastSegment = (name: string): string => name.split('/').pop() ?? name;
 
 export const mcpServerCard = defineCheck({
   id: 'mcp-server-card',
@@ -94,8 +100,10 @@ export const mcpServerCard = defineCheck({
     if (doc.status !== 200) return outcome('failed', `No MCP server card (HTTP ${doc.status})`, docEvidence(doc));
     const json = parseJsonObject(doc.body);
     if (!json) return outcome('failed', 'The MCP server card is not valid JSON', docEvidence(doc, 'body'));
-    if (typeof json.name !== 'string' || !mcpEndpointFromCard(doc, a.origin)) return outcome('warning', 'The server card lacks a name or a remote endpoint URL', docEvidence(doc, 'body'));
-    return outcome('passed', `Server card names "${json.name}" at ${mcpEndpointFromCard(doc, a.origin)}`, docEvidence(doc, 'body'));
+    const name = serverNameFromCard(json);
+    const endpoint = mcpEndpointFromCard(doc, a.origin);
+    if (!name || !endpoint) return outcome('warning', 'The server card lacks a name (name or serverInfo.name) or an endpoint (remotes[].url or transport.endpoint)', docEvidence(doc, 'body'));
+    return outcome('passed', `Server card names "${name}" at ${endpoint}`, docEvidence(doc, 'body'));
   },
 });
 
@@ -112,8 +120,19 @@ export const mcpCardConsistent = defineCheck({
     const card = isOk(doc) ? parseJsonObject(doc.body) : null;
     const info = a.mcp?.initialize.serverInfo;
     if (!card || !info) return outcome('not_applicable', 'Needs both a server card and a live initialize answer');
-    if (String(card.name).toLowerCase() === info.name.toLowerCase()) return outcome('passed', `Both name the server "${info.name}"`, docEvidence(doc));
-    return outcome('failed', `The card says "${String(card.name)}" but initialize says "${info.name}"`, docEvidence(doc, 'body'));
+    const name = serverNameFromCard(card) ?? '';
+    const title = typeof card.title === 'string' ? card.title : typeof (card.serverInfo as { title?: unknown } | undefined)?.title === 'string' ? String((card.serverInfo as { title: string }).title) : null;
+    if (name.toLowerCase() === info.name.toLowerCase()) return outcome('passed', `Both name the server "${info.name}"`, docEvidence(doc));
+    if (REVERSE_DNS_NAME.test(name)) {
+      // The namespace is the publisher's domain; only the server part can agree with serverInfo.
+      const names = [info.name, lastSegment(info.name), info.title ?? ''].map(loose).filter(Boolean);
+      if (names.includes(loose(lastSegment(name))) || (title !== null && names.includes(loose(title)))) {
+        return outcome('passed', `The registry name "${name}" (reverse-DNS by design) matches serverInfo "${info.name}"`, docEvidence(doc));
+      }
+      return outcome('warning', `The registry name "${name}" and its title do not resemble serverInfo "${info.name}"${info.title ? ` ("${info.title}")` : ''}`, docEvidence(doc, 'body'));
+    }
+    if (title !== null && info.title && loose(title) === loose(info.title)) return outcome('passed', `Both title the server "${info.title}"`, docEvidence(doc));
+    return outcome('failed', `The card says "${name}" but initialize says "${info.name}"`, docEvidence(doc, 'body'));
   },
 });
 

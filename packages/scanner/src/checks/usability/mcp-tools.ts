@@ -2,15 +2,16 @@ import type { Artifacts, McpTool } from '../../gather/artifacts';
 import { uiResourceUriOf } from '../../gather/mcp-session';
 import type { CheckOutcome } from '../types';
 import { ALL_KINDS, defineCheck, excerpt, outcome } from '../define';
+import { validateAgainstMetaSchema } from './json-schema-dialects';
 
 /** Shared applicability: MCP checks need a live session; an OAuth wall means we could not look. */
-function mcpGate(a: Artifacts): CheckOutcome | null {
+export function mcpGate(a: Artifacts): CheckOutcome | null {
   if (!a.mcp) return outcome('not_applicable', 'No MCP server was found');
   if (a.mcp.auth.required && !a.mcp.initialize.ok) return outcome('couldnt_check', 'The MCP server requires OAuth sign-in before it answers', { url: a.mcp.endpoint, status: a.mcp.auth.status });
   if (!a.mcp.initialize.ok) {
     return a.mcp.initialize.fetchFailure
       ? outcome('couldnt_check', `Could not reach the MCP server: ${a.mcp.initialize.error}`, { url: a.mcp.endpoint })
-      : outcome('failed', `The MCP handshake failed: ${a.mcp.initialize.error}`, { url: a.mcp.endpoint });
+      : outcome('failed', `The MCP handshake failed: ${a.mcp.initialize.error}${a.mcp.source === 'target' ? '' : ` (server found through ${a.mcp.discovery.via})`}`, { url: a.mcp.endpoint });
   }
   return null;
 }
@@ -43,7 +44,8 @@ export const mcpInitialize = defineCheck({
     const gate = mcpGate(a);
     if (gate) return gate;
     const init = a.mcp!.initialize;
-    const detail = `${a.mcp!.transport} transport, protocol ${init.protocolVersion ?? 'unknown'}, server "${init.serverInfo?.name ?? '?'}"`;
+    const found = a.mcp!.source === 'target' ? '' : `; found through ${a.mcp!.discovery.via}`;
+    const detail = `${a.mcp!.transport} transport, protocol ${init.protocolVersion ?? 'unknown'}, server "${init.serverInfo?.name ?? '?'}"${found}`;
     if (!init.serverInfo?.name || !init.capabilities) return outcome('warning', `${detail}; serverInfo or capabilities missing`, { url: a.mcp!.endpoint });
     if (a.mcp!.transport === 'sse') return outcome('warning', `${detail}; HTTP+SSE is deprecated since 2025-03-26`, { url: a.mcp!.endpoint, fix: 'Move to the Streamable HTTP transport.' });
     return outcome('passed', detail, { url: a.mcp!.endpoint });
@@ -74,31 +76,50 @@ function schemaProperties(tool: McpTool): Record<string, { description?: unknown
   return (schema.properties && typeof schema.properties === 'object' ? schema.properties : {}) as Record<string, { description?: unknown }>;
 }
 
+/** Every input and output schema that is not valid against its dialect's meta-schema, as "tool (input): reason". */
+function invalidSchemas(tools: McpTool[]): { invalid: string[]; unjudged: string[] } {
+  const invalid: string[] = [];
+  const unjudged: string[] = [];
+  for (const tool of tools) {
+    for (const [which, schema] of [['input', tool.inputSchema], ['output', tool.outputSchema]] as const) {
+      if (which === 'output' && schema === undefined) continue;
+      const verdict = validateAgainstMetaSchema(schema);
+      if (verdict.valid === false) invalid.push(`${tool.name} (${which} schema, ${verdict.dialect}): ${excerpt(verdict.error, 160)}`);
+      else if (verdict.valid === null) unjudged.push(`${tool.name} (${which}, $schema ${excerpt(verdict.dialect, 80)})`);
+      // server/tools §Tool: both schemas describe an object.
+      else if ((schema as { type?: unknown }).type !== 'object') invalid.push(`${tool.name} (${which} schema): the root is not "type": "object"`);
+    }
+  }
+  return { invalid, unjudged };
+}
+
 export const mcpToolSchemas = defineCheck({
   id: 'mcp-tool-schemas',
   name: 'Tool inputs have described JSON Schemas',
   layer: 'usability',
   tier: 'required',
   appliesTo: ALL_KINDS,
-  description: 'Every tool has an object inputSchema whose parameters carry descriptions.',
-  fix: 'Give every tool parameter a description (e.g. z.string().describe("IATA airport code")), so agents fill arguments correctly.',
+  description:
+    'Every tool input and output schema is a valid JSON Schema object schema, checked against the meta-schema of its dialect (MCP 2025-11-25 basic §JSON Schema Usage: 2020-12 unless $schema names another), and its parameters carry descriptions.',
+  fix: 'Fix the schema errors named in the evidence (e.g. "type": "strnig"), then give every tool parameter a description (e.g. z.string().describe("IATA airport code")), so agents fill arguments correctly.',
   evaluate(a) {
     const gate = toolsGate(a);
     if ('status' in gate) return gate;
-    const invalid = gate.tools.filter((t) => schemaProperties(t) === null);
-    if (invalid.length > 0) return outcome('failed', `${invalid.length} tool(s) lack an object inputSchema: ${invalid.map((t) => t.name).join(', ')}`, { url: a.mcp!.endpoint });
+    const { invalid, unjudged } = invalidSchemas(gate.tools);
+    if (invalid.length > 0) return outcome('failed', `${invalid.length} invalid schema(s): ${invalid.slice(0, 3).join('; ')}`, { url: a.mcp!.endpoint });
     let params = 0;
     let described = 0;
     const undocumented: string[] = [];
     for (const tool of gate.tools) {
-      for (const [name, prop] of Object.entries(schemaProperties(tool)!)) {
+      for (const [name, prop] of Object.entries(schemaProperties(tool) ?? {})) {
         params++;
         if (typeof prop?.description === 'string' && prop.description.trim().length > 0) described++;
         else undocumented.push(`${tool.name}.${name}`);
       }
     }
-    if (params === 0) return outcome('passed', 'All tools have object schemas (no parameters)', { url: a.mcp!.endpoint });
-    const detail = `${described} of ${params} parameters described${undocumented.length ? `; missing: ${undocumented.slice(0, 6).join(', ')}` : ''}`;
+    const note = unjudged.length > 0 ? `; dialect not checked: ${unjudged.slice(0, 3).join(', ')}` : '';
+    if (params === 0) return outcome('passed', `All ${gate.tools.length} tool schemas are valid object schemas (no parameters)${note}`, { url: a.mcp!.endpoint });
+    const detail = `All schemas valid; ${described} of ${params} parameters described${undocumented.length ? `; missing: ${undocumented.slice(0, 6).join(', ')}` : ''}${note}`;
     if (described === params) return outcome('passed', detail, { url: a.mcp!.endpoint });
     return outcome(described * 2 >= params ? 'warning' : 'failed', detail, { url: a.mcp!.endpoint });
   },
@@ -142,7 +163,10 @@ export const mcpToolAnnotations = defineCheck({
   },
 });
 
-const SAFE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** MCP 2025-11-25 server/tools §Tool Names: 1-128 characters of A-Z, a-z, 0-9, underscore, hyphen and dot. */
+const SPEC_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** The stricter pattern some clients and model APIs still enforce (no dot, at most 64 characters). */
+const PORTABLE_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 export const mcpToolNames = defineCheck({
   id: 'mcp-tool-names',
@@ -150,16 +174,26 @@ export const mcpToolNames = defineCheck({
   layer: 'usability',
   tier: 'required',
   appliesTo: ALL_KINDS,
-  description: 'Tool names match [A-Za-z0-9_-]{1,64} and are unique, which every client accepts.',
-  fix: 'Rename tools to letters, digits, underscore and hyphen only, at most 64 characters, each name once.',
+  description:
+    'Tool names follow MCP 2025-11-25 (server/tools §Tool Names: 1-128 characters of A-Za-z0-9_-.) and are unique. Valid names that some clients reject (a dot, more than 64 characters) get a warning.',
+  fix: 'Rename tools to letters, digits, underscore, hyphen and dot, at most 128 characters, each name once; for the widest client support, avoid dots and stay within 64 characters.',
   evaluate(a) {
     const gate = toolsGate(a);
     if ('status' in gate) return gate;
-    const unsafe = gate.tools.filter((t) => !SAFE_NAME.test(t.name)).map((t) => t.name);
+    const invalid = [...new Set(gate.tools.filter((t) => !SPEC_NAME.test(t.name)).map((t) => excerpt(t.name, 80)))];
     const seen = new Set<string>();
     const duplicates = gate.tools.filter((t) => (seen.has(t.name) ? true : (seen.add(t.name), false))).map((t) => t.name);
-    if (unsafe.length === 0 && duplicates.length === 0) return outcome('passed', `${gate.tools.length} safe, unique names`, { url: a.mcp!.endpoint });
-    return outcome('failed', [unsafe.length ? `unsafe: ${unsafe.join(', ')}` : '', duplicates.length ? `duplicated: ${duplicates.join(', ')}` : ''].filter(Boolean).join('; '), { url: a.mcp!.endpoint });
+    if (invalid.length > 0 || duplicates.length > 0) {
+      return outcome('failed', [invalid.length ? `outside the MCP name rules: ${invalid.join(', ')}` : '', duplicates.length ? `duplicated: ${duplicates.join(', ')}` : ''].filter(Boolean).join('; '), { url: a.mcp!.endpoint });
+    }
+    const fragile = gate.tools.filter((t) => !PORTABLE_NAME.test(t.name)).map((t) => excerpt(t.name, 80));
+    if (fragile.length > 0) {
+      return outcome('warning', `${gate.tools.length} valid, unique names; some clients accept only ^[a-zA-Z0-9_-]{1,64}$ and would reject: ${fragile.slice(0, 5).join(', ')}`, {
+        url: a.mcp!.endpoint,
+        fix: 'Optional: replace dots with underscores or hyphens and keep names within 64 characters, so every client loads the tools.',
+      });
+    }
+    return outcome('passed', `${gate.tools.length} valid, unique names`, { url: a.mcp!.endpoint });
   },
 });
 

@@ -1,0 +1,25 @@
+/**
+ * The real-ecosystem corpus: third-party MCP software from npm and small servers on the official SDK, run on loopback.
+ * Each start* helper returns a RunningServer; scanCorpus scans it with private networks allowed (loopback only).
+ */
+import { scan } from '../../src';
+import type { ScanResult } from '../../src';
+
+export { freePort, packageBin, startNodeProcess } from './processes';
+export type { RunningServer } from './processes';
+export { startBasicMcpApp, startOAuthMockServer, startServerEverything } from './reference-servers';
+export { DEFAULT_TOOL, mcpServerFor, startSdkSite } from './sdk-servers';
+export type { CannedResponse, RunningSite, SdkMcpOptions, SdkSiteOptions, WireTool } from './sdk-servers';
+export { startOAuthProtectedMcp } from './oauth-protected-mcp';
+export type { OAuthProtectedMcp, OAuthProtectedMcpOptions } from './oauth-protected-mcp';
+
+export function scanCorpus(url: string): Promise<ScanResult> {
+  return scan(url, { fetchPolicy: { allowPrivateNetworks: true, requestTimeoutMs: 4000, scanBudgetMs: 20000 } });
+}
+
+/** The status and detail of one check, for assertions that print something useful when they fail. */
+export function checkOf(result: ScanResult, id: string): { id: string; status: string; detail: string } {
+  const check = result.checks.find((c) => c.id === id);
+  if (!check) throw new Error(`No check ${id} in the result`);
+  return { id, status: check.status, detail: check.evidence.detail };
+}

@@ -1,0 +1,79 @@
+import type { ScanResult } from '../../src';
+import { DISCOVERY_SITES } from './discovery-sites';
+import { checkOf, scanCorpus, startSdkSite } from './index';
+import type { RunningSite } from './index';
+
+/**
+ * A website's MCP server, announced the ways clients and registries publish it: SEP-1649 server cards
+ * (serverInfo + transport), SEP-2127 / MCP Registry server.json cards (remotes[], reverse-DNS names), the legacy
+ * /.well-known/mcp.json, the MCP Catalog (/.well-known/mcp/catalog.json, cards at <endpoint>/server-card),
+ * RFC 9727 api-catalog anchors, RFC 8288 Link headers, llms.txt links, and the conventional /mcp path.
+ */
+describe('MCP discovery on websites', () => {
+  const sites = new Map<string, RunningSite>();
+  const results = new Map<string, ScanResult>();
+
+  beforeAll(async () => {
+    const names = Object.keys(DISCOVERY_SITES);
+    const started = await Promise.all(names.map((name) => startSdkSite(DISCOVERY_SITES[name])));
+    names.forEach((name, i) => sites.set(name, started[i]));
+    const scanned = await Promise.all(started.map((s) => scanCorpus(s.url)));
+    names.forEach((name, i) => results.set(name, scanned[i]));
+  }, 60000);
+  afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
+
+  const expectedSource: Record<string, RegExp> = {
+    'sep-1649 server card': /server card at \/\.well-known\/mcp\/server-card\.json/,
+    'registry server.json card': /server card at \/\.well-known\/mcp\/server-card\.json/,
+    'legacy /.well-known/mcp.json': /server card at \/\.well-known\/mcp\.json/,
+    'mcp catalog': /MCP catalog/,
+    'rfc 9727 api-catalog anchor': /api-catalog/,
+    'link header': /Link header/,
+    'llms.txt link': /llms\.txt/,
+    'plain /mcp': /conventional \/mcp path/,
+  };
+
+  it.each(Object.keys(DISCOVERY_SITES))('finds the MCP server announced by %s, and says where it was found', (name) => {
+    const result = results.get(name)!;
+    const site = sites.get(name)!;
+    expect(result.kind).toBe('website');
+    const init = checkOf(result, 'mcp-initialize');
+    expect(init.status).toBe('passed');
+    expect(init.detail).toMatch(expectedSource[name]);
+    expect(result.checks.find((c) => c.id === 'mcp-initialize')!.evidence.url).toBe(site.mcpUrl);
+    expect(checkOf(result, 'mcp-tools-list').status).toBe('passed');
+  });
+
+  it('a SEP-1649 card and the legacy mcp.json are valid server cards', () => {
+    expect(checkOf(results.get('sep-1649 server card')!, 'mcp-server-card').status).toBe('passed');
+    expect(checkOf(results.get('legacy /.well-known/mcp.json')!, 'mcp-server-card').status).toBe('passed');
+    expect(checkOf(results.get('mcp catalog')!, 'mcp-server-card').status).toBe('passed');
+  });
+
+  it('a registry name is reverse-DNS by design: "io.github.corpus/corpus-server" agrees with serverInfo.name "corpus-server"', () => {
+    expect(checkOf(results.get('registry server.json card')!, 'mcp-card-consistent').status).toBe('passed');
+    expect(checkOf(results.get('mcp catalog')!, 'mcp-card-consistent').status).toBe('passed');
+    expect(checkOf(results.get('sep-1649 server card')!, 'mcp-card-consistent').status).toBe('passed');
+  });
+
+  it('the /mcp probe is bounded: one initialize POST on a site that announces nothing', () => {
+    const posts = sites.get('plain /mcp')!.requests.filter((r) => r.path === '/mcp' && r.method === 'POST' && r.origin === null);
+    // initialize, notifications/initialized, tools/list: one session, not a retry loop.
+    expect(posts.length).toBeLessThanOrEqual(4);
+  });
+});
+
+describe('MCP discovery stays quiet where there is nothing', () => {
+  let site: RunningSite;
+  let result: ScanResult;
+  beforeAll(async () => {
+    site = await startSdkSite({ mcpPath: null });
+    result = await scanCorpus(site.url);
+  });
+  afterAll(() => site.close());
+
+  it('a site without an MCP server gets "No MCP server was found" after a single probe of /mcp', () => {
+    expect(checkOf(result, 'mcp-initialize')).toMatchObject({ status: 'not_applicable', detail: 'No MCP server was found' });
+    expect(site.requests.filter((r) => r.path === '/mcp')).toHaveLength(1);
+  });
+});

@@ -1,0 +1,18 @@
+import { DISCOVERY_SITES } from './discovery-sites';
+import { startOAuthProtectedMcp } from './oauth-protected-mcp';
+import { startBasicMcpApp, startServerEverything } from './reference-servers';
+import type { RunningServer } from './processes';
+import { startSdkSite } from './sdk-servers';
+
+/** The servers of the before/after score table in the closing notes. */
+export const CORPUS_TABLE_ENTRIES: Array<{ server: string; start: () => Promise<RunningServer> }> = [
+  { server: 'server-everything (Streamable HTTP)', start: () => startServerEverything('streamableHttp') },
+  { server: 'server-everything (HTTP+SSE)', start: () => startServerEverything('sse') },
+  { server: 'server-basic-vanillajs (MCP App)', start: startBasicMcpApp },
+  { server: 'SDK server behind oauth2-mock-server', start: () => startOAuthProtectedMcp() },
+  { server: 'SDK server answering an unsupported protocol version', start: async () => {
+    const site = await startSdkSite({ mcp: { protocolVersion: '1999-01-01' } });
+    return { ...site, url: site.mcpUrl! };
+  } },
+  ...Object.entries(DISCOVERY_SITES).map(([name, options]) => ({ server: `website, MCP via ${name}`, start: () => startSdkSite(options) })),
+];
