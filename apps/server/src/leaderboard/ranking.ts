@@ -1,6 +1,7 @@
 // Pure ranking: from scored companies and their score history to ranked populations with 7-day movement.
 // Computed once per change of the data (see service.ts), never per request.
 import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
+import { SearchIndex } from './search-index';
 
 export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -45,7 +46,18 @@ export interface PopulationView {
   byDomain: Map<string, RankedEntry>;
   categoryCounts: Map<string, number>;
   /** Sorted views, built on first use. */
-  sorted: Map<string, RankedEntry[]>;
+  sorted: Map<string, SortedView>;
+  /** Substring index over the search keys in rank order, built on first use. */
+  search: SearchIndex | null;
+}
+
+/** One sort order of a population, with what filtered pages need to avoid reading the whole list. */
+export interface SortedView {
+  list: RankedEntry[];
+  /** positionOf[rank - 1] = index of that entry in `list`. */
+  positionOf: Int32Array;
+  /** Category slug -> ascending indexes in `list` of that category's entries (built per slug on first use). */
+  byCategory: Map<string, Int32Array>;
 }
 
 export interface Snapshot {
@@ -123,7 +135,7 @@ function buildPopulation(companies: ScoredCompany[], history: HistoryFacts, now:
       },
     };
   });
-  return { ranked, byDomain: new Map(ranked.map((e) => [e.company.domain, e])), categoryCounts, sorted: new Map() };
+  return { ranked, byDomain: new Map(ranked.map((e) => [e.company.domain, e])), categoryCounts, sorted: new Map(), search: null };
 }
 
 // ---- Sorting and keyset cursors ----
@@ -172,19 +184,28 @@ function compareTuples(a: SortTuple, b: SortTuple, sort: SortKey, order: Order):
   return 0;
 }
 
-export function sortedView(view: PopulationView, sort: SortKey, order: Order): RankedEntry[] {
+export function sortedView(view: PopulationView, sort: SortKey, order: Order): SortedView {
   const id = `${sort}:${order}`;
-  let list = view.sorted.get(id);
-  if (!list) {
+  let sorted = view.sorted.get(id);
+  if (!sorted) {
+    let list: RankedEntry[];
     if (sort === 'score' && order === 'desc') list = view.ranked;
     else {
       const keyed = view.ranked.map((e) => ({ e, k: keyOf(e, sort) }));
       keyed.sort((a, b) => compareTuples(a.k, b.k, sort, order));
       list = keyed.map((x) => x.e);
     }
-    view.sorted.set(id, list);
+    const positionOf = new Int32Array(list.length);
+    for (let i = 0; i < list.length; i++) positionOf[list[i].rank - 1] = i;
+    sorted = { list, positionOf, byCategory: new Map() };
+    view.sorted.set(id, sorted);
   }
-  return list;
+  return sorted;
+}
+
+export function searchIndex(view: PopulationView): SearchIndex {
+  view.search ??= new SearchIndex(view.ranked.map((e) => e.searchKey));
+  return view.search;
 }
 
 /** Index of the first entry strictly after `key` in the sorted list (binary search). */

@@ -3,7 +3,8 @@
 import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
 import type { ChangeFeed } from '../changes';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
-import { buildSnapshot, indexAfter, keyOf, sortedView, SORTS, type Order, type Population, type Snapshot, type SortKey } from './ranking';
+import { lowerBound, matchingPositions } from './filtered-page';
+import { buildSnapshot, indexAfter, keyOf, sortedView, SORTS, type Order, type Population, type RankedEntry, type Snapshot, type SortKey } from './ranking';
 import type { LeaderboardRepository } from './repository';
 
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
@@ -93,7 +94,9 @@ export class LeaderboardService {
     const cursorQuery: CursorQuery = { sort, order, q, category, population };
 
     const snap = await this.current();
-    const list = sortedView(snap.populations[population], sort, order);
+    const view = snap.populations[population];
+    const sorted = sortedView(view, sort, order);
+    const { list } = sorted;
     let start = 0;
     if (query.cursor) {
       try {
@@ -103,29 +106,28 @@ export class LeaderboardService {
         throw err;
       }
     }
-    const matches = (e: (typeof list)[number]) =>
-      (category === null || e.company.category?.slug === category) && (q === null || e.searchKey.includes(q));
-    const filtered = q === null && category === null;
 
-    const items: ListPage = [];
-    let last: (typeof list)[number] | null = null;
-    let hasMore = false;
-    for (let i = start; i < list.length; i++) {
-      const entry = list[i];
-      if (!filtered && !matches(entry)) continue;
-      if (items.length === limit) {
-        hasMore = true;
-        break;
-      }
-      items.push(entry.json);
-      last = entry;
+    // The page: indexes into `list` of the matching entries from `start` on, at most `limit` of them.
+    let page: RankedEntry[];
+    let hasMore: boolean;
+    let total: number;
+    if (q === null && category === null) {
+      page = list.slice(start, start + limit);
+      hasMore = start + limit < list.length;
+      total = list.length;
+    } else {
+      const positions = matchingPositions(view, sorted, q, category);
+      const from = lowerBound(positions, start);
+      page = Array.from(positions.subarray(from, from + limit), (i) => list[i]);
+      hasMore = from + limit < positions.length;
+      total = positions.length;
     }
-    let total = list.length;
-    if (!filtered) {
-      total = 0;
-      for (const entry of list) if (matches(entry)) total++;
-    }
-    return { items, nextCursor: hasMore && last ? this.cursors.encode(cursorQuery, keyOf(last, sort)) : null, total };
+    const last = page[page.length - 1];
+    return {
+      items: page.map((e) => e.json),
+      nextCursor: hasMore && last ? this.cursors.encode(cursorQuery, keyOf(last, sort)) : null,
+      total,
+    };
   }
 
   async categories(): Promise<LeaderboardSchemas['Category'][]> {
