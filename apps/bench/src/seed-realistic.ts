@@ -82,13 +82,15 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
     await db.executeSql(
       `INSERT INTO check_results (scan_id, check_id, name, layer, tier, label, bonus, status, earned, points, position, evidence, fix)
        SELECT md5('s'||g)::uuid, c.check_id, c.name, c.layer, c.tier, c.label, c.bonus, c.status, c.earned, c.points, c.position, c.evidence, c.fix
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl_checks c ON c.tpl = g % $3::int`,
+       FROM generate_series($1::int, $2::int) g JOIN bench_tpl_checks c ON c.tpl = g % $3::int
+       ORDER BY g, c.position`, // one scan's rows together, as the transaction that ends a scan writes them
       params,
     );
     await db.executeSql(
       `INSERT INTO layer_scores (scan_id, layer, weight, score, position)
        SELECT md5('s'||g)::uuid, l.layer, l.weight, l.score, l.position
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl_layers l ON l.tpl = g % $3::int`,
+       FROM generate_series($1::int, $2::int) g JOIN bench_tpl_layers l ON l.tpl = g % $3::int
+       ORDER BY g, l.position`,
       params,
     );
     await db.executeSql(
