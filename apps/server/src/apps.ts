@@ -38,7 +38,7 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
       ...reportHandlers(new ReportService(runtime.db, runtime.clock)),
       ...scanHandlers(runtime),
       ...journeyHandlers(runtime.journeys),
-      ...streamHandlers(),
+      ...streamHandlers(runtime),
     },
   });
 }

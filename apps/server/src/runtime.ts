@@ -15,6 +15,8 @@ import type { FetchPolicy } from '@arl/scanner';
 import type { JobQueue } from './jobs/queue';
 import { createScanPipeline } from './scans/create';
 import type { ScanService } from './scans/service';
+import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
+import { ProgressFeed } from './streams/progress-feed';
 
 export interface Runtime {
   config: Config;
@@ -29,6 +31,9 @@ export interface Runtime {
   jobs: JobQueue;
   scans: ScanService;
   journeys: JourneyService;
+  /** Progress notifications of scans and journeys (across processes), and the open event streams that follow them. */
+  progress: ProgressFeed;
+  streams: EventStreams;
   close(): Promise<void>;
 }
 
@@ -41,6 +46,8 @@ export interface RuntimeOptions {
   clock?: () => Date;
   /** Overrides of the fetch rules of scans and journeys, e.g. the sandbox's DNS `lookup` (tests, demo, bench); never from env. */
   fetchPolicy?: Partial<FetchPolicy>;
+  /** Overrides of the event streams' limits and timings (tests); never from env. */
+  streamLimits?: Partial<StreamLimits>;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
@@ -58,6 +65,8 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     }
     const clock = options.clock ?? (() => new Date());
     const changes = await createChangeFeed(db, logger.child({ module: 'changes' }));
+    const progress = await ProgressFeed.start(db, logger.child({ module: 'progress' }));
+    const streams = new EventStreams(progress, logger.child({ module: 'streams' }), { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits });
     const leaderboard = new LeaderboardService({
       repository: new LeaderboardRepository(db),
       changes,
@@ -79,12 +88,16 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       jobs: pipeline.jobs,
       scans: pipeline.scans,
       journeys,
+      progress,
+      streams,
       async close() {
         if (closed) return;
         closed = true;
+        streams.closeAll();
         leaderboard.close();
         pipeline.close();
         await changes.close();
+        await progress.close();
         if (ownsDb) await db.close();
       },
     };

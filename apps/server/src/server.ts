@@ -25,6 +25,8 @@ export async function listen(runtime: Runtime, ports = { port: runtime.config.po
     leaderboardUrl: urlOf(leaderboard),
     feedbackUrl: urlOf(feedback),
     close() {
+      // Open event streams would hold the server open until their clients leave: end them first.
+      runtime.streams.closeAll();
       closing ??= Promise.all([stop(leaderboard), stop(feedback)]).then(() => undefined);
       return closing;
     },

@@ -56,6 +56,16 @@ export const internals = new WeakMap<Db, DbInternals>();
 /** Internal: the PGlite instance behind a Db (test helper: dumping the migrated template). */
 export const pgliteOf = new WeakMap<Db, PGlite>();
 
+/**
+ * LISTEN on the embedded database: PGlite delivers the NOTIFYs of its own transactions when they commit. Returns
+ * the unsubscribe function. (With PostgreSQL, listeners open their own connection: a pooled one would be reused.)
+ */
+export async function listenEmbedded(db: Db, channel: string, onPayload: (payload: string) => void): Promise<() => Promise<void>> {
+  const pglite = pgliteOf.get(db);
+  if (!pglite) throw new Error('@arl/db: listenEmbedded needs an embedded (PGlite) database');
+  return pglite.listen(channel, onPayload);
+}
+
 const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 export function assertSchemaName(schema: string): void {

@@ -16,7 +16,7 @@ export type {
   RateLimitWindow,
 } from './generated/prisma/client';
 
-export { createDb, type Db, type DbOptions, type Logger } from './db';
+export { createDb, listenEmbedded, type Db, type DbOptions, type Logger } from './db';
 export { migrate, MigrationError, type MigrateOptions } from './migrate';
 export {
   seed,

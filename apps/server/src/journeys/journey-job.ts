@@ -8,6 +8,7 @@ import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
 import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/queue';
 import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
+import { notifyProgress } from '../streams/progress-feed';
 
 export const JOURNEY_JOB = 'journey';
 
@@ -56,6 +57,7 @@ async function endJourney(tx: Tx, journeyId: string, ending: Ending, now: Date):
       endedAt: now,
     },
   });
+  if (updated.count === 1) await notifyProgress(tx, `journey:${journeyId}`);
   return updated.count === 1;
 }
 
@@ -85,6 +87,7 @@ export function defineJourneyJob(deps: JourneyJobDeps): void {
         where: { id: journeyId },
         data: { state: 'running', driver: driver.name, startedAt, attempts: { increment: 1 }, steps: [], evidence: [] },
       });
+      await notifyProgress(db.prisma, `journey:${journeyId}`);
 
       const steps: JourneyStep[] = [];
       let evidence: readonly JourneyEvidence[] = [];
@@ -95,7 +98,7 @@ export function defineJourneyJob(deps: JourneyJobDeps): void {
         const snapshot = { steps: [...steps], evidence: [...found] };
         writes = writes
           .then(() => db.prisma.journey.updateMany({ where: { id: journeyId, state: 'running' }, data: { steps: snapshot.steps as object[], evidence: snapshot.evidence as object[] } }))
-          .then(() => undefined)
+          .then(() => notifyProgress(db.prisma, `journey:${journeyId}`))
           .catch((err) => log.warn({ err }, 'could not record a journey step'));
       };
 
@@ -126,6 +129,7 @@ export function defineJourneyJob(deps: JourneyJobDeps): void {
     },
     async onRetry(job, reason, tx) {
       await tx.journey.updateMany({ where: { id: job.payload.journeyId, state: { not: 'ended' } }, data: { state: 'waiting' } });
+      await notifyProgress(tx, `journey:${job.payload.journeyId}`);
       deps.logger.warn({ journeyId: job.payload.journeyId, reason }, 'journey queued again');
     },
     async onGiveUp(job, reason, tx) {

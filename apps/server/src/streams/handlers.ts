@@ -1,13 +1,22 @@
-// Live progress of scans and journeys as Server-Sent Events.
+// Live progress of scans and journeys as Server-Sent Events (the stream's life is in event-stream.ts).
 import type { LeaderboardOperations } from '@arl/contract';
-import { serviceUnavailable } from '../http/errors';
 import type { Handlers } from '../http/operations';
+import type { Runtime } from '../runtime';
+import { journeySource, scanSource } from './sources';
 
 type StreamOperations = Pick<LeaderboardOperations, 'streamScanEvents' | 'streamJourneyEvents'>;
 
-export function streamHandlers(): Handlers<StreamOperations> {
-  const unavailable = async (): Promise<never> => {
-    throw serviceUnavailable('Live event streams are not served by this version yet; poll getScan or getJourney.');
+export function streamHandlers(runtime: Runtime): Handlers<StreamOperations> {
+  return {
+    async streamScanEvents({ req, res, path }) {
+      const source = scanSource(runtime.db, runtime.scans, path.scanId);
+      const outcome = await runtime.streams.serve(req, res, source, req.get('last-event-id'));
+      return outcome === 'ended' ? { status: 204 } : { status: 200, streamed: true };
+    },
+    async streamJourneyEvents({ req, res, path }) {
+      const source = journeySource(runtime.journeys, path.journeyId);
+      const outcome = await runtime.streams.serve(req, res, source, req.get('last-event-id'));
+      return outcome === 'ended' ? { status: 204 } : { status: 200, streamed: true };
+    },
   };
-  return { streamScanEvents: unavailable, streamJourneyEvents: unavailable };
 }

@@ -8,7 +8,7 @@ import { createTestDb, type TestDb } from '@arl/db';
 import type { FetchPolicy } from '@arl/scanner';
 import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/logger';
-import { createRuntime, type Runtime } from '../../src/runtime';
+import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
 import { listen, type RunningServers } from '../../src/server';
 
 export interface TestServer {
@@ -33,6 +33,8 @@ export interface TestServerOptions {
   fetchPolicy?: Partial<FetchPolicy>;
   /** Name hint of the test database (its PostgreSQL schema). */
   dbName?: string;
+  /** Event stream limits and timings (heartbeat, lifetime, per-client and total bounds). */
+  streamLimits?: RuntimeOptions['streamLimits'];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -49,7 +51,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = await createTestDb(options.dbName);
   const logger = createLogger(config.logLevel);
   const runtime = await createRuntime(config, {
-    logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy,
+    logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy, streamLimits: options.streamLimits,
   });
   const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
   return {

@@ -1,0 +1,93 @@
+// "Scan X or journey Y moved": a NOTIFY sent inside the writer's transaction, so listeners hear it once the change
+// is committed and readable, in every process. PostgreSQL: a dedicated LISTEN connection (reconnecting); PGlite:
+// the embedded database's own LISTEN (one process owns it). The change feed of changes.ts stays what it is (the
+// leaderboard's data changed); progress is far more frequent and must not drop the ranked snapshot.
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import { listenEmbedded, type Db } from '@arl/db';
+import type { Logger } from 'pino';
+import type { Tx } from '../jobs/queue';
+
+export type ProgressTopic = `scan:${string}` | `journey:${string}`;
+
+/** Every listener hears this after a reconnection, when notifications may have been missed. */
+export const RESYNC = '*';
+
+// The channel is per schema (tests share one PostgreSQL database); identifiers are at most 63 bytes.
+const CHANNEL_SQL = `left('arl_progress_' || lower(current_schema()), 63)`;
+
+/** Call inside the transaction that writes the progress (or after an autocommitted write). */
+export async function notifyProgress(tx: Pick<Tx, '$executeRawUnsafe'>, topic: ProgressTopic): Promise<void> {
+  await tx.$executeRawUnsafe(`SELECT pg_notify(${CHANNEL_SQL}, $1)`, topic);
+}
+
+export class ProgressFeed {
+  private readonly emitter = new EventEmitter();
+  private stopListening: (() => Promise<void>) | null = null;
+  private client: pg.Client | null = null;
+  private closed = false;
+
+  private constructor(private readonly db: Db, private readonly logger: Logger) {
+    this.emitter.setMaxListeners(0);
+  }
+
+  static async start(db: Db, logger: Logger): Promise<ProgressFeed> {
+    const feed = new ProgressFeed(db, logger);
+    const [{ channel }] = (await db.executeSql(`SELECT ${CHANNEL_SQL} AS channel`)).rows as Array<{ channel: string }>;
+    if (db.kind === 'pglite') feed.stopListening = await listenEmbedded(db, channel, (payload) => feed.emit(payload));
+    else await feed.connect(channel);
+    return feed;
+  }
+
+  /** Calls `listener` for each notification of `topic` (and on RESYNC); returns the unsubscribe function. */
+  subscribe(topic: ProgressTopic, listener: () => void): () => void {
+    this.emitter.on(topic, listener);
+    this.emitter.on(RESYNC, listener);
+    return () => {
+      this.emitter.off(topic, listener);
+      this.emitter.off(RESYNC, listener);
+    };
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.emitter.removeAllListeners();
+    await this.stopListening?.().catch(() => undefined);
+    await this.client?.end().catch(() => undefined);
+  }
+
+  private emit(payload: string): void {
+    if (payload.startsWith('scan:') || payload.startsWith('journey:')) this.emitter.emit(payload);
+  }
+
+  private async connect(channel: string): Promise<void> {
+    const client = new pg.Client({ connectionString: this.db.connectionString! });
+    client.on('notification', (msg) => this.emit(msg.payload ?? ''));
+    client.on('error', (err) => {
+      this.logger.warn({ err }, 'progress feed connection lost; reconnecting');
+      this.client = null;
+      void client.end().catch(() => undefined);
+      this.retry(channel);
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN "${channel}"`);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw err;
+    }
+    this.client = client;
+    if (this.closed) await client.end().catch(() => undefined);
+  }
+
+  private retry(channel: string): void {
+    if (this.closed) return;
+    setTimeout(() => {
+      this.connect(channel).then(
+        // Notifications sent while disconnected are lost: every listener reads its state again.
+        () => this.emitter.emit(RESYNC),
+        () => this.retry(channel),
+      );
+    }, 1000).unref();
+  }
+}

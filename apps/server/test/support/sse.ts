@@ -1,0 +1,74 @@
+// Reads a text/event-stream the way an EventSource does (fields id, event, data; comment lines kept apart), so the
+// tests check the bytes on the wire, not a library's interpretation of them.
+export interface SseEvent {
+  id?: string;
+  event: string;
+  data: string;
+}
+
+export interface SseRead {
+  status: number;
+  headers: Headers;
+  events: SseEvent[];
+  comments: string[];
+  /** True when the server ended the stream (as opposed to the reader stopping). */
+  closedByServer: boolean;
+}
+
+export async function readEventStream(
+  url: string,
+  options: { headers?: Record<string, string>; until?: (events: SseEvent[], comments: string[]) => boolean; timeoutMs?: number } = {},
+): Promise<SseRead> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 20_000);
+  const res = await fetch(url, { headers: { Accept: 'text/event-stream', ...options.headers }, signal: controller.signal });
+  const events: SseEvent[] = [];
+  const comments: string[] = [];
+  let closedByServer = false;
+  if (res.status === 200 && res.body) {
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) {
+          closedByServer = true;
+          break;
+        }
+        buffer += value;
+        let cut: number;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const event: SseEvent = { event: 'message', data: '' };
+          const data: string[] = [];
+          let hasField = false;
+          for (const line of block.split('\n')) {
+            if (line.startsWith(':')) comments.push(line.slice(1).trim());
+            else {
+              const colon = line.indexOf(':');
+              const field = colon < 0 ? line : line.slice(0, colon);
+              const v = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+              if (field === 'id') event.id = v;
+              else if (field === 'event') event.event = v;
+              else if (field === 'data') data.push(v);
+              else continue;
+              hasField = true;
+            }
+          }
+          if (hasField && data.length > 0) events.push({ ...event, data: data.join('\n') });
+        }
+        if (options.until?.(events, comments)) break;
+      }
+    } catch (err) {
+      if (!controller.signal.aborted) throw err;
+    } finally {
+      clearTimeout(timer);
+      controller.abort();
+    }
+  } else {
+    clearTimeout(timer);
+    await res.text();
+  }
+  return { status: res.status, headers: res.headers, events, comments, closedByServer };
+}
