@@ -1,5 +1,7 @@
 import { aiAgentsNotBlocked, contentWithoutJs, honestNotFound, noBotChallenge, publicHomePage } from './access/live-access';
 import { aiSearchBotsAllowed, contentSignals, trainingBotPolicy } from './access/bot-rules';
+import { contentUsage } from './access/content-usage';
+import { ardManifest } from './discovery/ard';
 import { clientRegistration, honestRateLimits, oauthDiscovery, pkceS256, protectedResourceMetadata } from './access/oauth';
 import { llmsFullTxt, llmsTxt, llmsTxtLinked } from './discovery/llms-txt';
 import { jsonLd, pageMetadata } from './discovery/page-metadata';
@@ -36,11 +38,13 @@ export const CHECK_CATALOG: readonly CheckDefinition[] = Object.freeze([
   mcpCardConsistent,
   a2aAgentCard,
   agentSkills,
+  ardManifest,
   jsonLd,
   pageMetadata,
   aiSearchBotsAllowed,
   trainingBotPolicy,
   contentSignals,
+  contentUsage,
   aiAgentsNotBlocked,
   noBotChallenge,
   contentWithoutJs,

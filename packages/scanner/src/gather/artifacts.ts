@@ -33,6 +33,12 @@ export type WellKnownName =
   | 'ucp'
   | 'x402';
 
+/** An ARD manifest and how it was found (ARD v0.91 §5.1). */
+export interface ArdSource {
+  doc: FetchedDoc;
+  via: 'agentmap' | 'link' | 'well-known' | 'legacy-link' | 'legacy-well-known';
+}
+
 export interface McpTool {
   name: string;
   title?: string;
@@ -113,6 +119,9 @@ export interface Artifacts {
   linkedPaymentProbes: FetchedDoc[];
   /** Same-origin scripts of the home page read for WebMCP registrations, bounded in number and size. */
   scripts: FetchedDoc[];
+  /** The ARD manifest found, if any, and every location tried on the way. */
+  ard: ArdSource | null;
+  ardTried: FetchedDoc[];
   mcp: McpArtifact | null;
   /** /.well-known/mcp/catalog.json (websites); server cards found elsewhere than the well-known ones: catalog entries, <endpoint>/server-card (SEP-2127). */
   mcpCatalog: FetchedDoc | null;
@@ -144,6 +153,8 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     paymentProbe: null,
     linkedPaymentProbes: [],
     scripts: [],
+    ard: null,
+    ardTried: [],
     mcp: null,
     mcpCatalog: null,
     mcpExtraCards: [],

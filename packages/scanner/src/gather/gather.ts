@@ -4,6 +4,7 @@ import { parseLinkHeader } from '../util/link-header';
 import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
+import { gatherArd } from './ard';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { mcpCandidates, type McpCandidate } from './mcp-discovery';
 import { gatherMcpSession } from './mcp-session';
@@ -46,6 +47,10 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       const named = sitemapLines(a.robots).slice(0, 2);
       const candidates = [...new Set([...named, at('/sitemap.xml')])];
       a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
+    })(),
+    (async () => {
+      a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
+      await gatherArd(fetcher, a);
     })(),
     fetcher.get(at('/sitemap.xml'), { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } }),
     (async () => {
