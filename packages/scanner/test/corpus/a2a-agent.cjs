@@ -1,7 +1,7 @@
 'use strict';
 // A real A2A agent from @a2a-js/sdk on loopback, run as its own Node process: the SDK depends on jose 6, which is
 // ESM-only and cannot be loaded inside Jest's CommonJS runtime (plain Node 20.19+ loads it through require(esm)).
-// Prints {"url": "..."} on stdout once listening; exits when stdin closes.
+// Prints "A2A agent listening on <url>" once ready; stops on SIGTERM.
 const express = require('express');
 const { AGENT_CARD_PATH } = require('@a2a-js/sdk');
 const { DefaultRequestHandler, InMemoryTaskStore } = require('@a2a-js/sdk/server');
@@ -10,7 +10,7 @@ const { agentCardHandler, jsonRpcHandler, UserBuilder } = require('@a2a-js/sdk/s
 const HOME = '<!doctype html><html><head><title>Helper</title><meta name="description" content="A helper agent."></head><body><h1>Helper</h1><p>An A2A agent lives here.</p></body></html>';
 
 const app = express();
-const server = app.listen(0, '127.0.0.1', () => {
+const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const base = `http://127.0.0.1:${server.address().port}`;
   const card = {
     name: 'Helper agent',
@@ -30,7 +30,6 @@ const server = app.listen(0, '127.0.0.1', () => {
   app.use(`/${AGENT_CARD_PATH}`, agentCardHandler({ agentCardProvider: requestHandler }));
   app.use('/a2a/jsonrpc', jsonRpcHandler({ requestHandler, userBuilder: UserBuilder.noAuthentication }));
   app.get('/', (_req, res) => res.type('html').send(HOME));
-  process.stdout.write(`${JSON.stringify({ url: base })}\n`);
+  process.stdout.write(`A2A agent listening on ${base}\n`);
 });
-process.stdin.on('end', () => server.close(() => process.exit(0)));
-process.stdin.resume();
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

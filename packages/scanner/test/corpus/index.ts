@@ -11,6 +11,7 @@ export { startBasicMcpApp, startOAuthMockServer, startServerEverything } from '.
 export { DEFAULT_TOOL, mcpServerFor, startSdkSite } from './sdk-servers';
 export type { CannedResponse, RunningSite, SdkMcpOptions, SdkSiteOptions, WireTool } from './sdk-servers';
 export { startOAuthProtectedMcp } from './oauth-protected-mcp';
+export { startA2aAgent, startX402Paywall, startX402V1Paywall } from './payment-and-agent-servers';
 export type { OAuthProtectedMcp, OAuthProtectedMcpOptions } from './oauth-protected-mcp';
 
 export function scanCorpus(url: string): Promise<ScanResult> {

@@ -33,6 +33,16 @@ describe('reference servers from npm', () => {
     expect(checkOf(r, 'mcp-safety-lint').status).toBe('passed');
   });
 
+  it('a complete, well-described public MCP server with no draft extras scores at least 75 (B): missing drafts cost nothing', () => {
+    // Fairness (README "Scoring"): a missing draft server card no longer zeroes the discovery layer (it scored 46, D).
+    for (const key of ['everything-http', 'everything-sse']) {
+      const r = results.get(key)!;
+      expect({ key, cardStatus: checkOf(r, 'mcp-server-card').status }).toEqual({ key, cardStatus: 'failed' });
+      expect({ key, score: r.score, atLeastB: (r.score ?? 0) >= 75 }).toMatchObject({ key, atLeastB: true });
+      expect(r.layers.find((l) => l.id === 'discovery')!.score).toBeNull();
+    }
+  });
+
   it('server-everything accepts a foreign Origin, which transports §2.0.1 says MUST get 403', () => {
     const origin = checkOf(results.get('everything-http')!, 'mcp-origin-check');
     expect(origin.status).toBe('failed');

@@ -3,6 +3,7 @@ import { startOAuthProtectedMcp } from './oauth-protected-mcp';
 import { startBasicMcpApp, startServerEverything } from './reference-servers';
 import type { RunningServer } from './processes';
 import { startSdkSite } from './sdk-servers';
+import { startA2aAgent, startX402Paywall, startX402V1Paywall } from './payment-and-agent-servers';
 
 /** The servers of the before/after score table in the closing notes. */
 export const CORPUS_TABLE_ENTRIES: Array<{ server: string; start: () => Promise<RunningServer> }> = [
@@ -14,5 +15,12 @@ export const CORPUS_TABLE_ENTRIES: Array<{ server: string; start: () => Promise<
     const site = await startSdkSite({ mcp: { protocolVersion: '1999-01-01' } });
     return { ...site, url: site.mcpUrl! };
   } },
+  { server: '@x402/express paywall, the paid URL', start: startX402Paywall },
+  { server: '@x402/express paywall, its home page', start: async () => {
+    const paywall = await startX402Paywall();
+    return { ...paywall, url: `${paywall.origin}/` };
+  } },
+  { server: 'x402 v1 paywall (spec example)', start: startX402V1Paywall },
+  { server: '@a2a-js/sdk agent', start: startA2aAgent },
   ...Object.entries(DISCOVERY_SITES).map(([name, options]) => ({ server: `website, MCP via ${name}`, start: () => startSdkSite(options) })),
 ];
