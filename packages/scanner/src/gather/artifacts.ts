@@ -92,7 +92,7 @@ export interface McpArtifact {
   };
   tools: { ok: boolean; items: McpTool[]; error: string | null } | null;
   uiResources: McpUiResource[];
-  /** Only for Streamable HTTP sessions that initialized; null otherwise. */
+  /** For sessions that initialized (Streamable HTTP: an initialize POST; HTTP+SSE: the stream GET); null otherwise. */
   originCheck: McpOriginCheck | null;
 }
 

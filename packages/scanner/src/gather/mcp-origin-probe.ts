@@ -9,9 +9,12 @@ export const FOREIGN_ORIGIN = 'https://dns-rebinding-check.invalid';
 /**
  * MCP 2025-11-25 (basic/transports §2.0.1): servers MUST validate Origin, and answer 403 when it is present and
  * invalid, or a web page can reach a local or intranet server through DNS rebinding. We send one initialize as a
- * page on a foreign origin would, and record what came back. A session it opened is closed right away.
+ * page on a foreign origin would (for HTTP+SSE, the GET that opens the stream), and record what came back. A session
+ * it opened is closed right away.
  */
-export async function probeForeignOrigin(endpoint: string, options: { fetch: GuardedFetch; signal?: AbortSignal; protocolVersion: string | null }): Promise<McpOriginCheck> {
+export async function probeForeignOrigin(endpoint: string, options: { fetch: GuardedFetch; signal?: AbortSignal; protocolVersion: string | null; transport: 'streamable-http' | 'sse' }): Promise<McpOriginCheck> {
+  // The 2024-11-05 HTTP+SSE transport carries the same MUST; its connections start with the GET that opens the stream.
+  if (options.transport === 'sse') return probeSseStream(endpoint, options);
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,
@@ -33,6 +36,17 @@ export async function probeForeignOrigin(endpoint: string, options: { fetch: Gua
         .then((r) => r.body?.cancel())
         .catch(() => undefined);
     }
+    return { origin: FOREIGN_ORIGIN, status: response.status, error: null };
+  } catch (error) {
+    return { origin: FOREIGN_ORIGIN, status: null, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+async function probeSseStream(endpoint: string, options: { fetch: GuardedFetch; signal?: AbortSignal }): Promise<McpOriginCheck> {
+  try {
+    const response = await options.fetch(endpoint, { method: 'GET', headers: { origin: FOREIGN_ORIGIN, accept: 'text/event-stream' }, signal: options.signal });
+    // Closing the stream ends the session the server opened for it.
+    await response.body?.cancel().catch(() => undefined);
     return { origin: FOREIGN_ORIGIN, status: response.status, error: null };
   } catch (error) {
     return { origin: FOREIGN_ORIGIN, status: null, error: error instanceof Error ? error.message : String(error) };

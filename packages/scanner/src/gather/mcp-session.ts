@@ -137,7 +137,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     };
     const [tools, originCheck] = await Promise.all([
       listTools(client, requestOptions),
-      artifact.transport === 'streamable-http' ? probeForeignOrigin(endpoint, { fetch: options.fetch, signal: options.signal, protocolVersion: artifact.initialize.protocolVersion }) : Promise.resolve(null),
+      probeForeignOrigin(endpoint, { fetch: options.fetch, signal: options.signal, protocolVersion: artifact.initialize.protocolVersion, transport: artifact.transport ?? 'streamable-http' }),
     ]);
     artifact.tools = tools;
     artifact.originCheck = originCheck;
