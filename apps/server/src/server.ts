@@ -3,6 +3,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createFeedbackApp, createLeaderboardListener } from './apps';
+import { answerClientErrors } from './http/client-errors';
 import type { Runtime } from './runtime';
 
 export interface RunningServers {
@@ -16,8 +17,8 @@ export interface RunningServers {
 
 export async function listen(runtime: Runtime, ports = { port: runtime.config.port, feedbackPort: runtime.config.feedbackPort }): Promise<RunningServers> {
   const { host } = runtime.config;
-  const leaderboard = await start(http.createServer(createLeaderboardListener(runtime)), host, ports.port);
-  const feedback = await start(http.createServer(createFeedbackApp(runtime)), host, ports.feedbackPort);
+  const leaderboard = await start(http.createServer(createLeaderboardListener(runtime)), host, ports.port, runtime);
+  const feedback = await start(http.createServer(createFeedbackApp(runtime)), host, ports.feedbackPort, runtime);
   let closing: Promise<void> | null = null;
   return {
     leaderboard,
@@ -33,11 +34,12 @@ export async function listen(runtime: Runtime, ports = { port: runtime.config.po
   };
 }
 
-function start(server: http.Server, host: string, port: number): Promise<http.Server> {
+function start(server: http.Server, host: string, port: number, runtime: Runtime): Promise<http.Server> {
   // Bounded request handling: slow or idle clients cannot hold sockets forever.
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   server.keepAliveTimeout = 5_000;
+  answerClientErrors(server, runtime.logger);
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

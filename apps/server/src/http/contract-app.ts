@@ -8,10 +8,15 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import type { ResponseValidation } from '../config';
+import { canonicalQuery } from './canonical-query';
 import { corsHandler } from './cors';
-import { ApiError, codeForStatus } from './errors';
+import { ApiError } from './errors';
+import { errorHandler } from './error-handler';
+import { allowHeader, headAsGet } from './head-as-get';
 import type { Handlers, OperationHandler } from './operations';
 import { requestId } from './request-id';
+import { refuseUnstorableInput } from './storable-input';
+import { strictNumbers } from './strict-numbers';
 import type { ResponseCache } from './response-cache';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -61,6 +66,7 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestId);
+  app.use(headAsGet);
   app.use(
     pinoHttp({
       logger,
@@ -78,8 +84,12 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
     next();
   });
   app.use(corsHandler(options.corsOrigins));
+  app.use(canonicalQuery);
   if (options.responseCache) app.use(options.responseCache.recorder());
-  app.use(express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] }));
+  // Only operations that take a body read one: a body sent with a GET has no meaning (RFC 9110) and is ignored,
+  // so its type or encoding can never turn a read into a 400 or 415 the read does not list.
+  const json = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
+  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' ? next() : json(req, res, next)));
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specPath,
@@ -99,6 +109,8 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
       ignoreUndocumented: false,
     }),
   );
+  app.use(refuseUnstorableInput);
+  app.use(strictNumbers);
 
   for (const route of routes) {
     const handler = handlers[route.operationId];
@@ -129,57 +141,16 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   app.use((req: Request, _res: Response, next: NextFunction) => {
     const allowed = routes.filter((r) => matches(r.path, req.path)).map((r) => r.method.toUpperCase());
     if (allowed.length > 0) {
-      next(new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, { Allow: allowed.join(', ') }));
+      next(new ApiError(405, 'method_not_allowed', `${req.method} is not allowed on ${req.path}.`, { Allow: allowHeader(allowed) }));
     } else {
       next(new ApiError(404, 'route_not_found', `No route ${req.method} ${req.path}.`));
     }
   });
-  app.use(errorHandler(logger));
+  app.use(errorHandler(logger, BODY_LIMIT_BYTES));
   return app;
 }
 
 function matches(template: string, actual: string): boolean {
   const escape = (part: string) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
   return new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`).test(actual);
-}
-
-interface AnyError {
-  status?: number;
-  statusCode?: number;
-  type?: string;
-  message?: string;
-  code?: string;
-  headers?: Record<string, string>;
-  extraHeaders?: Record<string, string>;
-  errors?: Array<{ path?: string; message?: string }>;
-}
-
-function errorHandler(logger: Logger) {
-  return (err: AnyError, req: Request, res: Response, _next: NextFunction): void => {
-    const status = err.status ?? err.statusCode ?? 500;
-    const requestId = req.requestId ?? 'unknown';
-    const ours = err instanceof ApiError;
-    let code = ours ? err.code : codeForStatus(status, err);
-    let message: string;
-    if (status >= 500 && !ours) {
-      // Never leak internals: the log has the details under the same request id.
-      (req.log ?? logger).error({ err, requestId }, 'request failed');
-      code = status === 503 ? 'service_unavailable' : 'internal_error';
-      message = `Something went wrong on our side; quote request id ${requestId} when reporting it.`;
-    } else if (code === 'invalid_json') {
-      message = 'The request body is not valid JSON.';
-    } else if (code === 'payload_too_large') {
-      message = `The request body is larger than ${BODY_LIMIT_BYTES} bytes.`;
-    } else if (code === 'unsupported_media_type') {
-      message = 'Send the request body as application/json.';
-    } else if (!ours && err.errors && err.errors.length > 0) {
-      message = err.errors.map((e) => `${(e.path ?? '').replace(/^\./, '')} ${e.message ?? ''}`.trim()).join('; ');
-    } else {
-      message = err.message || 'Request failed.';
-    }
-    const headers = { ...(err.headers ?? {}), ...(ours ? err.extraHeaders : {}) };
-    if (status === 405 && !headers.Allow && !headers.allow) headers.Allow = 'GET';
-    if (res.headersSent) return;
-    res.status(status).set(headers).json({ code, message, requestId });
-  };
 }

@@ -1,0 +1,48 @@
+// Reads the query string the way browsers, HTML forms, URLSearchParams and our client write it, then hands the
+// validator one canonical spelling.
+//
+// Why: express-openapi-validator reads a parameter's `allowReserved: false` (the OpenAPI default, a hint telling
+// clients to percent-encode) as a rule for servers, and refuses any raw value containing one of
+// :/?#[]@!$&'()*+,;= with "must be url encoded". RFC 3986 allows most of them unencoded in a query, `+` is how a
+// form writes a space, and encodeURIComponent itself leaves !'()* as they are, so valid searches such as
+// `q=Fern+Journal`, `q=(beta)` or `q=it's` were refused. Every pair is therefore decoded here (`+` is a space,
+// percent-escapes must be well-formed UTF-8) and re-encoded with every reserved character escaped. The validator
+// and Express's query parser then see only unreserved characters and escapes, so the values reach handlers exactly
+// as the client meant them, for every query parameter of both documents.
+import type { NextFunction, Request, Response } from 'express';
+import { badRequest } from './errors';
+
+export const MALFORMED_QUERY = 'The query string is not correctly percent-encoded.';
+
+const decode = (part: string): string => decodeURIComponent(part.replace(/\+/g, ' '));
+const encode = (value: string): string =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** The canonical form of a raw query string (without `?`); throws URIError when an escape is malformed. */
+export function canonicalQueryString(raw: string): string {
+  return raw
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const key = eq < 0 ? pair : pair.slice(0, eq);
+      const value = eq < 0 ? '' : pair.slice(eq + 1);
+      return `${encode(decode(key))}=${encode(decode(value))}`;
+    })
+    .join('&');
+}
+
+export function canonicalQuery(req: Request, _res: Response, next: NextFunction): void {
+  const at = req.url.indexOf('?');
+  if (at < 0) return next();
+  let canonical: string;
+  try {
+    canonical = canonicalQueryString(req.url.slice(at + 1));
+  } catch {
+    return next(badRequest(MALFORMED_QUERY));
+  }
+  req.url = `${req.url.slice(0, at)}?${canonical}`;
+  // At the application's root the two are the same; the validator reads originalUrl.
+  req.originalUrl = req.url;
+  next();
+}

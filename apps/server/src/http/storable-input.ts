@@ -1,0 +1,58 @@
+// Refuses, at the edge, text that no database column can hold as sent: U+0000 (PostgreSQL text cannot store it)
+// and lone UTF-16 surrogates (not Unicode text; they would be stored as U+FFFD, altered). One rule for every path
+// parameter, query parameter and JSON body string of every operation, run after the contract validator, so no
+// handler, cache or database ever sees such a value and no operation can answer 500 because of one.
+import type { NextFunction, Request, Response } from 'express';
+import { badRequest } from './errors';
+
+type Found = { where: string; problem: 'nul' | 'surrogate' };
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function problemOf(text: string): Found['problem'] | null {
+  if (text.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(text)) return 'surrogate';
+  return null;
+}
+
+function find(value: unknown, where: string, depth = 0): Found | null {
+  if (typeof value === 'string') {
+    const problem = problemOf(value);
+    return problem ? { where, problem } : null;
+  }
+  if (depth > 64 || value === null || typeof value !== 'object') return null;
+  const entries: Array<readonly [string, unknown]> = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  for (const [key, inner] of entries) {
+    const path = where ? `${where}.${key}` : key;
+    const keyProblem = problemOf(key);
+    if (keyProblem) return { where: `a key of ${where || 'the body'}`, problem: keyProblem };
+    const found = find(inner, path, depth + 1);
+    if (found) return found;
+  }
+  return null;
+}
+
+function firstOf(values: Record<string, unknown> | undefined, kind: string): Found | null {
+  for (const [name, value] of Object.entries(values ?? {})) {
+    const found = find(value, name);
+    if (found) return { ...found, where: `${kind} ${found.where}` };
+  }
+  return null;
+}
+
+export function refuseUnstorableInput(req: Request, _res: Response, next: NextFunction): void {
+  const params = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams;
+  const body = req.body as unknown;
+  const found =
+    firstOf(params, 'path parameter') ??
+    firstOf(req.query as Record<string, unknown>, 'query parameter') ??
+    (body !== undefined && body !== null ? (typeof body === 'object' ? firstOf(body as Record<string, unknown>, 'body field') : find(body, 'the body')) : null);
+  if (!found) return next();
+  next(
+    badRequest(
+      found.problem === 'nul'
+        ? `The ${found.where} contains a NUL character (U+0000), which cannot be stored.`
+        : `The ${found.where} is not well-formed Unicode (it has a lone surrogate).`,
+    ),
+  );
+}

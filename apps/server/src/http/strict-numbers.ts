@@ -1,0 +1,34 @@
+// Query parameters typed `integer` (or `number`) in the contract accept the decimal spelling only. The validator
+// coerces with Number(), which also reads "0x10" as 16, "1e1" as 10, "+5", " 50" and "1.0"; the raw value is
+// checked here against the JSON number grammar before that coercion matters. Runs after the validator, which
+// attached the operation's (dereferenced) parameters to the request.
+import type { NextFunction, Request, Response } from 'express';
+import { badRequest } from './errors';
+
+const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
+const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
+interface Parameter {
+  name: string;
+  in: string;
+  schema?: { type?: string | string[] };
+}
+
+const typesOf = (p: Parameter): string[] => [p.schema?.type ?? []].flat();
+
+export function strictNumbers(req: Request, _res: Response, next: NextFunction): void {
+  const parameters = (req as Request & { openapi?: { schema?: { parameters?: Parameter[] } } }).openapi?.schema?.parameters ?? [];
+  const numeric = parameters.filter((p) => p.in === 'query' && typesOf(p).some((t) => t === 'integer' || t === 'number'));
+  if (numeric.length === 0) return next();
+  const at = req.originalUrl.indexOf('?');
+  const query = new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
+  for (const p of numeric) {
+    const grammar = typesOf(p).includes('number') ? NUMBER : INTEGER;
+    const bad = query.getAll(p.name).find((raw) => !grammar.test(raw));
+    if (bad !== undefined) {
+      const kind = grammar === INTEGER ? 'an integer' : 'a number';
+      return next(badRequest(`Query parameter ${p.name} must be ${kind} written in decimal digits (got ${JSON.stringify(bad.slice(0, 40))}).`));
+    }
+  }
+  next();
+}
