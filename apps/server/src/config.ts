@@ -17,8 +17,9 @@ export interface Config {
   logLevel: string;
   validateResponses: ResponseValidation;
   seedFile: string | null;
-  /** Key for signing leaderboard cursors; every process of one deployment must share it. */
-  cursorSecret: string;
+  /** Key for signing leaderboard cursors; every process of one deployment must share it. Null when unset outside
+   *  production: a random key is generated once and kept in DATA_DIR (local-secrets.ts). */
+  cursorSecret: string | null;
   shutdownTimeoutMs: number;
   /** Origins whose pages may call both hosts from a browser: '*' (any, the default), or a list (empty: none). */
   corsOrigins: '*' | string[];
@@ -46,8 +47,8 @@ export interface Config {
   feedback: {
     /** Reports per minute per client; 0 disables. */
     rateLimit: number;
-    /** Key for signing invitation tokens; every process of one deployment must share it. */
-    inviteSecret: string;
+    /** Key for signing invitation tokens; every process of one deployment must share it. Null as cursorSecret. */
+    inviteSecret: string | null;
   };
 }
 
@@ -59,11 +60,6 @@ export class ConfigError extends Error {
 }
 
 type Env = Record<string, string | undefined>;
-
-// Development defaults for the two signing keys. They are public, so production must set its own (see README);
-// loadConfig refuses to start with them when NODE_ENV=production.
-export const DEV_CURSOR_SECRET = 'dev-cursor-secret-change-me';
-export const DEV_INVITE_SECRET = 'dev-invite-secret-change-me';
 
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const problems: string[] = [];
@@ -121,12 +117,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const rescanIntervalMs = parseInterval(rescanRaw);
   if (rescanIntervalMs === undefined) problems.push('RESCAN_INTERVAL must be "off" or a duration like 7d, 12h, 30m, 45s');
 
-  const cursorSecret = read('CURSOR_SECRET') ?? DEV_CURSOR_SECRET;
-  const inviteSecret = read('FEEDBACK_INVITE_SECRET') ?? DEV_INVITE_SECRET;
-  if (production && cursorSecret === DEV_CURSOR_SECRET) problems.push('CURSOR_SECRET must be set when NODE_ENV=production');
-  if (production && inviteSecret === DEV_INVITE_SECRET) problems.push('FEEDBACK_INVITE_SECRET must be set when NODE_ENV=production');
+  // Unset outside production: a random key kept in DATA_DIR (local-secrets.ts), never a constant of the source.
+  const cursorSecret = read('CURSOR_SECRET') ?? null;
+  const inviteSecret = read('FEEDBACK_INVITE_SECRET') ?? null;
   for (const [name, value] of [['CURSOR_SECRET', cursorSecret], ['FEEDBACK_INVITE_SECRET', inviteSecret]] as const) {
-    if (value.length < 16) problems.push(`${name} must be at least 16 characters`);
+    if (value === null && production) problems.push(`${name} must be set when NODE_ENV=production`);
+    if (value !== null && value.length < 16) problems.push(`${name} must be at least 16 characters`);
   }
 
   const databaseUrl = url('DATABASE_URL', null, ['postgresql:', 'postgres:']);

@@ -11,6 +11,7 @@ import { createJourneys } from './journeys/create';
 import type { JourneyService } from './journeys/service';
 import { LeaderboardRepository } from './leaderboard/repository';
 import { LeaderboardService } from './leaderboard/service';
+import { resolveSecrets, type Secrets } from './local-secrets';
 import type { FetchPolicy } from '@arl/scanner';
 import type { JobQueue } from './jobs/queue';
 import { createScanPipeline } from './scans/create';
@@ -20,6 +21,8 @@ import { ProgressFeed } from './streams/progress-feed';
 
 export interface Runtime {
   config: Config;
+  /** The signing keys: from the config, else generated once and kept in DATA_DIR. */
+  secrets: Secrets;
   logger: Logger;
   db: Db;
   changes: ChangeFeed;
@@ -52,6 +55,7 @@ export interface RuntimeOptions {
 
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const { logger } = options;
+  const secrets = resolveSecrets(config);
   const ownsDb = !options.db;
   const db =
     options.db ??
@@ -70,10 +74,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const leaderboard = new LeaderboardService({
       repository: new LeaderboardRepository(db),
       changes,
-      cursorSecret: config.cursorSecret,
+      cursorSecret: secrets.cursor,
       clock,
     });
-    const feedback = createFeedbackService(config, db, clock);
+    const feedback = createFeedbackService(config, secrets.invite, db, clock);
     const pipeline = createScanPipeline({ config, db, changes, clock, logger, fetchPolicy: options.fetchPolicy });
     const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
     const readiness: Readiness = {
@@ -84,7 +88,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
     let closed = false;
     return {
-      config, logger, db, changes, leaderboard, feedback, readiness, clock,
+      config, secrets, logger, db, changes, leaderboard, feedback, readiness, clock,
       jobs: pipeline.jobs,
       scans: pipeline.scans,
       journeys,

@@ -40,9 +40,6 @@ describe('NUL and other values the database cannot hold are refused at the edge'
     ['report schema', 'feedback', 'get', '/v1/feedback/%00/report-schema', undefined],
     ['feedback page', 'feedback', 'get', '/v1/feedback/%00/page', undefined],
     ['report', 'feedback', 'post', '/v1/feedback/%00/reports', report],
-    ['report with NUL in a body string', 'feedback', 'post', '/v1/feedback/edge-project/reports', { ...report, observation: 'Something\u0000 happened.' }],
-    ['report with NUL in a metadata key value', 'feedback', 'post', '/v1/feedback/edge-project/reports', { ...report, metadata: { k: 'v\u0000' } }],
-    ['scan with NUL in the url', 'leaderboard', 'post', '/v1/leaderboard/scans', { url: 'https://example.com/a\u0000b' }],
     ['leaderboard with NUL in q', 'leaderboard', 'get', '/v1/leaderboard?q=a%00b', undefined],
   ];
   test.each(cases)('%s answers 400, not 500', async (_name, host, method, url, body) => {
@@ -54,10 +51,10 @@ describe('NUL and other values the database cannot hold are refused at the edge'
     expect(listedStatuses(host, method, url.split('?')[0])).toContain(400);
   });
 
-  test('a lone surrogate in a JSON string is refused (it is not text the database can store as sent)', async () => {
-    const raw = '{"observation":"Lone \\ud800 surrogate here","outcome":"friction"}';
-    const res = await request(t.feedbackUrl).post('/v1/feedback/edge-project/reports').set('content-type', 'application/json').send(raw);
-    expectErrorBody(res, 400, 'bad_request');
+  test('a report body keeps NUL and lone surrogates (reports are stored as JSON, exactly as sent)', async () => {
+    // The rule is for parameters; percent-escapes must be UTF-8, so a lone surrogate can only arrive in a body.
+    const res = await request(t.feedbackUrl).post('/v1/feedback/edge-project/reports').set('content-type', 'application/json').send('{"observation":"Lone \\ud800 and \\u0000 here","outcome":"friction"}');
+    expect(res.status).toBe(201);
   });
 });
 

@@ -243,7 +243,7 @@ describe('project rules', () => {
   });
 
   test('signed-only: a valid token is accepted until it expires (runtime clock)', async () => {
-    const { token } = await issueInvite(t.runtime.db, t.config.feedback.inviteSecret, signedId, new Date(START.getTime() + 3_600_000));
+    const { token } = await issueInvite(t.runtime.db, t.runtime.secrets.invite, signedId, new Date(START.getTime() + 3_600_000));
     expect(token.length).toBeLessThanOrEqual(64);
     const ok = await post('signed', { ...base(), invite: token });
     expect(ok.status).toBe(201);
@@ -253,7 +253,7 @@ describe('project rules', () => {
 
   test('signed-only: absent, revoked, other-project, forged and garbage tokens answer 403', async () => {
     const later = new Date(START.getTime() + 86_400_000);
-    const secret = t.config.feedback.inviteSecret;
+    const secret = t.runtime.secrets.invite;
     expectErrorBody(await post('signed', base()), 403, 'invite_required');
 
     const revoked = await issueInvite(t.runtime.db, secret, signedId, later);

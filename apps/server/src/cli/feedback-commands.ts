@@ -107,14 +107,14 @@ export async function runFeedbackCommand(runtime: Runtime, positionals: string[]
       const note = values.note as string | undefined;
       if (note !== undefined && note.length > 500) throw new UsageError('--note is at most 500 characters.');
       const invite = await prisma.feedbackInvite.create({ data: { projectId: id, expiresAt, note: note ?? null } });
-      out.write(`${new InviteTokens(runtime.config.feedback.inviteSecret).issue(invite.id, id)}\n`);
+      out.write(`${new InviteTokens(runtime.secrets.invite).issue(invite.id, id)}\n`);
       say(`Invitation ${invite.id} for "${slug}", valid until ${expiresAt.toISOString()}. Revoke with: npm run feedback -- invite revoke ${invite.id}`);
       const project = await prisma.feedbackProject.findUniqueOrThrow({ where: { id } });
       if (!project.signedOnly) say(`Note: "${slug}" is not signed-only, so it accepts reports without a token too (project update ${slug} --signed-only true).`);
       return;
     }
     case 'invite revoke': {
-      const tokens = new InviteTokens(runtime.config.feedback.inviteSecret);
+      const tokens = new InviteTokens(runtime.secrets.invite);
       const given = args[0];
       const id = UUID.test(given) ? given.toLowerCase() : tokens.idOf(given);
       if (!id) throw new UsageError('invite revoke takes an invitation token or its id (a UUID).');

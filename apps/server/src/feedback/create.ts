@@ -12,11 +12,11 @@ import { FeedbackService } from './service';
 /** A project takes at most this many times the per-client rate, from all clients together. */
 export const PROJECT_RATE_FACTOR = 20;
 
-export function createFeedbackService(config: Config, db: Db, clock: () => Date): FeedbackService {
+export function createFeedbackService(config: Config, inviteSecret: string, db: Db, clock: () => Date): FeedbackService {
   const perClient = config.feedback.rateLimit;
   return new FeedbackService({
     repository: new FeedbackRepository(db),
-    tokens: new InviteTokens(config.feedback.inviteSecret),
+    tokens: new InviteTokens(inviteSecret),
     reportSchema: loadResolvedSchema(specPaths.feedback, 'FeedbackReport'),
     publicUrl: config.feedbackPublicUrl,
     clock,

@@ -1,7 +1,8 @@
-// Refuses, at the edge, text that no database column can hold as sent: U+0000 (PostgreSQL text cannot store it)
-// and lone UTF-16 surrogates (not Unicode text; they would be stored as U+FFFD, altered). One rule for every path
-// parameter, query parameter and JSON body string of every operation, run after the contract validator, so no
-// handler, cache or database ever sees such a value and no operation can answer 500 because of one.
+// Refuses, at the edge, parameter values no database column can hold as sent: U+0000 (PostgreSQL text cannot
+// store or compare it) and lone UTF-16 surrogates (not Unicode text; they would become U+FFFD, altered). One rule
+// for every path and query parameter of every operation, run after the contract validator, so no lookup ever
+// sends such a value to the database and no operation can answer 500 because of one. JSON bodies are not
+// concerned: their strings are stored as JSON, where both survive escaped and are returned exactly as sent.
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors';
 
@@ -25,7 +26,7 @@ function find(value: unknown, where: string, depth = 0): Found | null {
   for (const [key, inner] of entries) {
     const path = where ? `${where}.${key}` : key;
     const keyProblem = problemOf(key);
-    if (keyProblem) return { where: `a key of ${where || 'the body'}`, problem: keyProblem };
+    if (keyProblem) return { where: `${where} (one of its keys)`, problem: keyProblem };
     const found = find(inner, path, depth + 1);
     if (found) return found;
   }
@@ -42,11 +43,7 @@ function firstOf(values: Record<string, unknown> | undefined, kind: string): Fou
 
 export function refuseUnstorableInput(req: Request, _res: Response, next: NextFunction): void {
   const params = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams;
-  const body = req.body as unknown;
-  const found =
-    firstOf(params, 'path parameter') ??
-    firstOf(req.query as Record<string, unknown>, 'query parameter') ??
-    (body !== undefined && body !== null ? (typeof body === 'object' ? firstOf(body as Record<string, unknown>, 'body field') : find(body, 'the body')) : null);
+  const found = firstOf(params, 'path parameter') ?? firstOf(req.query as Record<string, unknown>, 'query parameter');
   if (!found) return next();
   next(
     badRequest(
