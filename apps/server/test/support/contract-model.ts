@@ -2,7 +2,7 @@
 // request body schema, and every listed response with its media types. The fuzz suite derives its requests from it,
 // so an operation added to a YAML document is covered without touching the tests.
 import $RefParser from '@apidevtools/json-schema-ref-parser';
-import { specPaths } from '@arl/contract';
+import { specPaths } from '@arl/contract/node';
 
 export type JsonSchema = Record<string, unknown> & {
   type?: string | string[];
