@@ -115,6 +115,15 @@ describe('check semantics', () => {
     expect(results.find((r) => r.id === 'mcp-tools-list')!.status).toBe('passed');
   });
 
+  it('mcp-origin-check: 403 passes, another 4xx warns, 5xx or no answer cannot tell (MCP 2025-11-25 transports §2.0.1)', () => {
+    const origin = check('mcp-origin-check');
+    const probe = (status: number | null) => ({ ...goodSite(), mcp: goodMcp({ originCheck: { origin: 'https://dns-rebinding-check.invalid', status, error: status === null ? 'timed out' : null } }) });
+    expect(origin.evaluate(probe(400)).status).toBe('warning');
+    expect(origin.evaluate(probe(503)).status).toBe('couldnt_check');
+    expect(origin.evaluate(probe(null)).status).toBe('couldnt_check');
+    expect(origin.evaluate({ ...goodSite(), mcp: goodMcp({ transport: 'sse', originCheck: { origin: 'https://dns-rebinding-check.invalid', status: 200, error: null } }) }).evidence.detail).toMatch(/stream request/);
+  });
+
   it('MCP tool checks report what is wrong', () => {
     const a = badSite();
     expect(check('mcp-tool-names').evaluate(a).evidence.detail).toMatch(/outside the MCP name rules: get weather!.*duplicated/);

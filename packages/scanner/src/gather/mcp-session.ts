@@ -41,13 +41,20 @@ const ACCEPT_ANY_SCHEMA: jsonSchemaValidator = {
   },
 };
 
+interface JsonRpcReply {
+  jsonrpc?: unknown;
+  error?: { code?: unknown };
+}
+
 async function answeredJsonRpc(response: Response): Promise<boolean> {
   const type = response.headers.get('content-type') ?? '';
   if (/text\/event-stream/i.test(type)) return true;
   if (!/json/i.test(type)) return false;
   try {
-    const body = (await response.clone().json()) as { jsonrpc?: unknown } | Array<{ jsonrpc?: unknown }>;
-    return (Array.isArray(body) ? body[0]?.jsonrpc : body?.jsonrpc) === '2.0';
+    const body = (await response.clone().json()) as JsonRpcReply | JsonRpcReply[];
+    const reply = Array.isArray(body) ? body[0] : body;
+    // "Method not found" for initialize is some other JSON-RPC service (a blockchain node, say), not an MCP server.
+    return reply?.jsonrpc === '2.0' && reply.error?.code !== -32601;
   } catch {
     return false;
   }

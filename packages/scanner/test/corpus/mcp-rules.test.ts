@@ -32,6 +32,11 @@ const RULE_SERVERS: Record<string, SdkSiteOptions> = {
   },
   // basic/lifecycle §Version Negotiation: a version the client does not support ends the handshake.
   'unsupported protocol version': { mcp: { protocolVersion: '1999-01-01' } },
+  // JSON-RPC 2.0 §5.1: -32601 "Method not found" is a JSON-RPC service without an initialize method, not MCP.
+  'other json-rpc service': {
+    mcpPath: null,
+    routes: () => ({ '/rpc': { body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }) } }),
+  },
   // basic/transports §2.0.1 Security Warning: Origin validation (the SDK's DNS-rebinding protection).
   'origin validated': { mcp: { allowedOrigins: ['https://app.corpus.example'] } },
 };
@@ -44,7 +49,7 @@ describe('MCP 2025-11-25 rules on small SDK servers', () => {
     const names = Object.keys(RULE_SERVERS);
     const started = await Promise.all(names.map((name) => startSdkSite(RULE_SERVERS[name])));
     names.forEach((name, i) => sites.set(name, started[i]));
-    const scanned = await Promise.all(started.map((s) => scanCorpus(s.mcpUrl!)));
+    const scanned = await Promise.all(started.map((s) => scanCorpus(s.mcpUrl ?? `${s.origin}/rpc`)));
     names.forEach((name, i) => results.set(name, scanned[i]));
   }, 60000);
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
@@ -91,6 +96,10 @@ describe('MCP 2025-11-25 rules on small SDK servers', () => {
       expect(r.kind).toBe('mcp_server');
       expect(check('unsupported protocol version', 'mcp-initialize')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/1999-01-01|protocol version/i) });
       expect(check('unsupported protocol version', 'public-home-page').status).toBe('not_applicable');
+    });
+    it('a JSON-RPC service that does not know initialize (-32601) is not taken for an MCP server', () => {
+      expect(results.get('other json-rpc service')!.kind).toBe('website');
+      expect(check('other json-rpc service', 'mcp-initialize').status).toBe('not_applicable');
     });
   });
 
