@@ -9,12 +9,16 @@ const jest = require.resolve('jest/bin/jest');
 const args = process.argv.slice(2);
 const { TEST_DATABASE_URL, ...withoutPostgres } = process.env;
 
-function run(label, env) {
+function run(label, env, extra = []) {
   process.stdout.write(`\n== server suite on ${label} ==\n`);
-  const result = spawnSync(process.execPath, [jest, ...args], { stdio: 'inherit', env });
+  const result = spawnSync(process.execPath, [jest, ...args, ...extra], { stdio: 'inherit', env });
   return result.status ?? 1;
 }
 
+// Suites that prove something other than storage run once, on the embedded pass (the browser test packs, installs,
+// builds and drives Chromium: the database under the server changes nothing it proves).
+const ONCE = ['client-in-browser'];
+
 let status = run('PGlite (embedded)', withoutPostgres);
-if (status === 0 && TEST_DATABASE_URL) status = run('PostgreSQL (TEST_DATABASE_URL)', process.env);
+if (status === 0 && TEST_DATABASE_URL) status = run('PostgreSQL (TEST_DATABASE_URL)', process.env, ['--testPathIgnorePatterns', ...ONCE]);
 process.exit(status);
