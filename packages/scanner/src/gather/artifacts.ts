@@ -105,6 +105,8 @@ export interface Artifacts {
   homeHtml: HtmlSummary | null;
   agentViews: AgentView[];
   markdown: FetchedDoc | null;
+  /** Pages from the sitemap asked for markdown too (at most MAX_MARKDOWN_SAMPLES), so the verdict is a share. */
+  markdownSamples: FetchedDoc[];
   robots: FetchedDoc | null;
   sitemaps: FetchedDoc[];
   llmsTxt: FetchedDoc | null;
@@ -141,6 +143,7 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     homeHtml: null,
     agentViews: [],
     markdown: null,
+    markdownSamples: [],
     robots: null,
     sitemaps: [],
     llmsTxt: null,

@@ -5,6 +5,7 @@ import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
+import { MARKDOWN_ACCEPT, sampleMarkdownPages } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { mcpCandidates, type McpCandidate } from './mcp-discovery';
 import { gatherMcpSession } from './mcp-session';
@@ -47,6 +48,7 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       const named = sitemapLines(a.robots).slice(0, 2);
       const candidates = [...new Set([...named, at('/sitemap.xml')])];
       a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
+      a.markdownSamples = await sampleMarkdownPages(fetcher, a);
     })(),
     (async () => {
       a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
@@ -65,7 +67,7 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       );
     })(),
     (async () => {
-      a.markdown = await fetcher.get(target, { headers: { accept: 'text/markdown, text/plain;q=0.5' } });
+      a.markdown = await fetcher.get(target, { headers: { accept: MARKDOWN_ACCEPT } });
     })(),
     gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]),
     (async () => {

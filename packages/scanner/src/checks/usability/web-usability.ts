@@ -1,4 +1,6 @@
 import { registersWebMcpTools } from '../../util/html-summary';
+import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
+import type { CheckOutcome } from '../types';
 import { defineCheck, docEvidence, excerpt, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
 import { hasCommerce, isProductSite, pricingPageShowsPrices, structuredOffers } from '../signals';
 
@@ -8,12 +10,39 @@ export const markdownNegotiation = defineCheck({
   layer: 'usability',
   tier: 'recommended',
   appliesTo: WEBSITE,
-  description: 'Accept: text/markdown returns real markdown (not relabelled HTML) with Vary: Accept, or the page links a markdown alternate.',
-  fix: 'Answer Accept: text/markdown with a markdown rendering of the page and Vary: Accept, or link one with <link rel="alternate" type="text/markdown" href="...">.',
+  description:
+    'Accept: text/markdown returns real markdown (not relabelled HTML) with Vary: Accept, or the page links a markdown alternate. Sampled on the home page and up to 3 pages from the sitemap; the evidence gives the share of sampled pages that answer in markdown.',
+  fix: 'Answer Accept: text/markdown with a markdown rendering of every page and Vary: Accept, or link one with <link rel="alternate" type="text/markdown" href="...">.',
   evaluate(a) {
     const doc = a.markdown;
     const problem = unreachable(doc, 'the home page as markdown');
     if (problem || !doc) return problem!;
+    const home = judgeHomeMarkdown(a, doc);
+    const samples = (a.markdownSamples ?? []).filter(isOk);
+    if (samples.length === 0) return home;
+    const verdicts = samples.map(pageMarkdown);
+    const total = samples.length + 1;
+    const served = verdicts.filter((v) => v === 'negotiated' || v === 'no-vary').length + (pageMarkdown(doc) === 'negotiated' || pageMarkdown(doc) === 'no-vary' ? 1 : 0);
+    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} from the sitemap)`;
+    const allNegotiated = home.status === 'passed' && verdicts.every((v) => v === 'negotiated');
+    if (allNegotiated) return { ...home, evidence: { ...home.evidence, detail: `Markdown is negotiated with Vary: Accept on ${share}` } };
+    if (served === 0) return { ...home, evidence: { ...home.evidence, detail: `${home.evidence.detail}; markdown on ${share}` } };
+    const missing = samples.filter((_, i) => verdicts[i] !== 'negotiated').map((s) => s.finalUrl ?? s.url);
+    const where = { url: home.evidence.url, status: home.evidence.status, header: home.evidence.header, excerpt: home.evidence.excerpt };
+    return outcome('warning', `Markdown on ${share}${missing.length > 0 ? `; not negotiated (with Vary: Accept) at ${missing.slice(0, 3).join(', ')}` : ''}`, where);
+  },
+});
+
+type PageMarkdown = 'negotiated' | 'no-vary' | 'html' | 'none';
+
+/** One page's answer to Accept: text/markdown. */
+function pageMarkdown(doc: FetchedDoc): PageMarkdown {
+  if (!isOk(doc) || !/text\/(markdown|x-markdown)/i.test(doc.contentType ?? '')) return 'none';
+  if (/^\s*</.test(doc.body) || looksLikeHtml({ ...doc, contentType: '' })) return 'html';
+  return /accept/i.test(doc.headers.vary ?? '') ? 'negotiated' : 'no-vary';
+}
+
+function judgeHomeMarkdown(a: Artifacts, doc: FetchedDoc): CheckOutcome {
     const isMarkdownType = /text\/(markdown|x-markdown)/i.test(doc.contentType ?? '');
     if (isOk(doc) && isMarkdownType) {
       if (/^\s*</.test(doc.body) || looksLikeHtml({ ...doc, contentType: '' })) return outcome('failed', 'Labelled text/markdown but the body is HTML', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
@@ -23,8 +52,7 @@ export const markdownNegotiation = defineCheck({
     const alternate = a.homeHtml?.links.find((l) => l.rel.includes('alternate') && /markdown/.test(l.type));
     if (alternate) return outcome('warning', `No negotiation, but a markdown alternate is linked: ${alternate.href}`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: alternate.href });
     return outcome('failed', `Accept: text/markdown returned ${doc.contentType ?? 'no content type'}`, { ...docEvidence(doc), header: `content-type: ${doc.contentType ?? '(none)'}` });
-  },
-});
+}
 
 export const pricingReadable = defineCheck({
   id: 'pricing-readable',
