@@ -1,3 +1,4 @@
+import { getDomain } from 'tldts';
 import { parseJson } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
 import type { Artifacts, FetchedDoc, McpArtifact } from './artifacts';
@@ -49,6 +50,18 @@ function resolve(raw: unknown, base: string): string | null {
     return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
   } catch {
     return null;
+  }
+}
+
+/** Same registrable domain (example.com, mcp.example.com), or the same host when there is none (an IP address). */
+function sameSite(url: string, origin: string): boolean {
+  try {
+    const a = new URL(url).hostname;
+    const b = new URL(origin).hostname;
+    const da = getDomain(a);
+    return da !== null && da === getDomain(b) ? true : a === b;
+  } catch {
+    return false;
   }
 }
 
@@ -112,7 +125,7 @@ function fromLinkHeader(a: Artifacts): McpCandidate[] {
   return parseLinkHeader(header, a.home?.finalUrl ?? a.targetUrl)
     .filter((l) => l.rel.some((r) => /(^|[-/.])mcp([-/.]|$)/i.test(r)) || /mcp/i.test(l.type ?? ''))
     .slice(0, MAX_LINKS)
-    .map((l) => ({ endpoint: l.href, source: 'link-header' as const, via: `the home page's Link header (rel="${l.rel.join(' ')}")`, docUrl: a.home?.finalUrl ?? a.targetUrl }));
+    .map((l) => ({ endpoint: l.href, source: 'link-header' as const, via: `the home page's Link header (rel="${l.rel.join(' ').slice(0, 60)}")`, docUrl: a.home?.finalUrl ?? a.targetUrl }));
 }
 
 /** Markdown links in llms.txt whose target is an MCP-looking path (…/mcp or …/sse). */
@@ -155,7 +168,12 @@ export async function mcpCandidates(fetcher: DocFetcher, a: Artifacts): Promise<
     ...fromLlmsTxt(llmsTxt),
   ];
   const seen = new Set<string>();
-  const unique = announced.filter((c) => (seen.has(c.endpoint) ? false : (seen.add(c.endpoint), true)));
+  // Cards and catalogs declare their server wherever it runs; the looser hints (api-catalog, Link, llms.txt) only
+  // count on the site itself, so a link to someone else's server never makes us open a session there.
+  const declared = (c: McpCandidate): boolean => c.source === 'server-card' || c.source === 'catalog';
+  const unique = announced
+    .filter((c) => declared(c) || sameSite(c.endpoint, a.origin))
+    .filter((c) => (seen.has(c.endpoint) ? false : (seen.add(c.endpoint), true)));
   if (unique.length > 0) return unique;
   return [{ endpoint: at('/mcp'), source: 'conventional-path', via: 'the conventional /mcp path', docUrl: null }];
 }

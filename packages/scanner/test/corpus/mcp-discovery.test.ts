@@ -77,3 +77,36 @@ describe('MCP discovery stays quiet where there is nothing', () => {
     expect(site.requests.filter((r) => r.path === '/mcp')).toHaveLength(1);
   });
 });
+
+describe('discovery limits', () => {
+  let elsewhere: RunningSite;
+  let linking: RunningSite;
+  let withEndpointCard: RunningSite;
+  let linkingResult: ScanResult;
+  let endpointCardResult: ScanResult;
+
+  beforeAll(async () => {
+    elsewhere = await startSdkSite();
+    // llms.txt links someone else's MCP server (another host): a hint, not a declaration of this site's server.
+    linking = await startSdkSite({
+      mcpPath: null,
+      routes: () => ({ '/llms.txt': { headers: { 'content-type': 'text/plain' }, body: `# Linking site\n\n- [Their MCP server](${elsewhere.mcpUrl!.replace('127.0.0.1', 'localhost')}): not ours\n` } }),
+    });
+    // SEP-2127 reserves <streamable-http-url>/server-card for an MCP server's own card.
+    withEndpointCard = await startSdkSite({
+      routes: (origin) => ({ '/mcp/server-card': { body: JSON.stringify({ name: 'io.github.corpus/corpus-server', version: '1.0.0', remotes: [{ type: 'streamable-http', url: `${origin}/mcp` }] }) } }),
+    });
+    [linkingResult, endpointCardResult] = await Promise.all([scanCorpus(linking.url), scanCorpus(withEndpointCard.mcpUrl!)]);
+  });
+  afterAll(() => Promise.all([elsewhere.close(), linking.close(), withEndpointCard.close()]));
+
+  it('an llms.txt link to another site\'s MCP server opens no session there', () => {
+    expect(checkOf(linkingResult, 'mcp-initialize')).toMatchObject({ status: 'not_applicable', detail: 'No MCP server was found' });
+    expect(elsewhere.requests.filter((r) => r.path === '/mcp')).toHaveLength(0);
+  });
+
+  it('an MCP server\'s card at <endpoint>/server-card (SEP-2127) is its server card', () => {
+    expect(checkOf(endpointCardResult, 'mcp-server-card').status).toBe('passed');
+    expect(checkOf(endpointCardResult, 'mcp-card-consistent').status).toBe('passed');
+  });
+});
