@@ -3,6 +3,7 @@ import type { FeedbackOperations, LeaderboardOperations } from '@arl/contract';
 import { specPaths } from '@arl/contract/node';
 import type * as http from 'node:http';
 import type express from 'express';
+import { feedbackDiscoveryHandlers, homeLinkHeader, leaderboardDiscoveryHandlers } from './discovery/handlers';
 import { feedbackHandlers } from './feedback/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
@@ -11,6 +12,8 @@ import { documentHandlers } from './http/documents';
 import { ResponseCache } from './http/response-cache';
 import { journeyHandlers } from './journeys/handlers';
 import { leaderboardReadHandlers } from './leaderboard/handlers';
+import { mcpEndpointFor } from './mcp/hosts';
+import type { HandlerMap } from './mcp/tool';
 import { methodologyHandlers } from './methodology/handlers';
 import { reportHandlers } from './reports/handlers';
 import { ReportService } from './reports/service';
@@ -21,25 +24,28 @@ import { streamHandlers } from './streams/handlers';
 export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseCache): express.Express {
   const health = healthHandlers(runtime.readiness);
   const documents = documentHandlers('leaderboard');
+  const operations = {
+    getHealth: health.live,
+    getReadiness: health.ready,
+    getOpenApiYaml: documents.yaml,
+    getOpenApiJson: documents.json,
+    getApiDocs: documents.docs,
+    ...leaderboardReadHandlers(runtime.leaderboard),
+    ...methodologyHandlers(),
+    ...reportHandlers(new ReportService(runtime.db, runtime.clock)),
+    ...scanHandlers(runtime),
+    ...journeyHandlers(runtime.journeys),
+    ...streamHandlers(runtime),
+    ...leaderboardDiscoveryHandlers(runtime),
+  };
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
     corsOrigins: runtime.config.corsOrigins,
     responseCache,
-    handlers: {
-      getHealth: health.live,
-      getReadiness: health.ready,
-      getOpenApiYaml: documents.yaml,
-      getOpenApiJson: documents.json,
-      getApiDocs: documents.docs,
-      ...leaderboardReadHandlers(runtime.leaderboard),
-      ...methodologyHandlers(),
-      ...reportHandlers(new ReportService(runtime.db, runtime.clock)),
-      ...scanHandlers(runtime),
-      ...journeyHandlers(runtime.journeys),
-      ...streamHandlers(runtime),
-    },
+    // The MCP tools run the same handler instances (and so share their rate limiters).
+    handlers: { ...operations, postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap) },
   });
 }
 
@@ -59,29 +65,39 @@ export function createLeaderboardListener(runtime: Runtime, cache = createLeader
   const app = createLeaderboardApp(runtime, cache);
   // A cached answer skips Express, so it gets its CORS headers here (preflights always go through the app).
   const cors = corsHandler(runtime.config.corsOrigins);
+  const link = homeLinkHeader(runtime);
   return (req, res) => {
     if (req.method === 'OPTIONS') return void app(req, res);
+    // The pages for people say where the machine-readable descriptions are (RFC 8288); the API answers do not need to.
+    if (isPage(req.url)) res.setHeader('Link', link);
     cors(req, res, () => {
       if (!cache.serveHit(req, res)) app(req, res);
     });
   };
 }
 
+function isPage(url: string | undefined): boolean {
+  const path = (url ?? '/').split('?')[0];
+  return !path.startsWith('/v1/') && !path.startsWith('/mcp') && !path.startsWith('/.well-known/');
+}
+
 export function createFeedbackApp(runtime: Runtime): express.Express {
   const health = healthHandlers(runtime.readiness);
   const documents = documentHandlers('feedback');
+  const operations = {
+    getFeedbackHealth: health.live,
+    getFeedbackReadiness: health.ready,
+    getFeedbackOpenApiYaml: documents.yaml,
+    getFeedbackOpenApiJson: documents.json,
+    getFeedbackApiDocs: documents.docs,
+    ...feedbackHandlers(runtime.feedback),
+    ...feedbackDiscoveryHandlers(runtime),
+  };
   return createContractApp<FeedbackOperations>({
     specPath: specPaths.feedback,
     logger: runtime.logger.child({ host: 'feedback' }),
     validateResponses: runtime.config.validateResponses,
     corsOrigins: runtime.config.corsOrigins,
-    handlers: {
-      getFeedbackHealth: health.live,
-      getFeedbackReadiness: health.ready,
-      getFeedbackOpenApiYaml: documents.yaml,
-      getFeedbackOpenApiJson: documents.json,
-      getFeedbackApiDocs: documents.docs,
-      ...feedbackHandlers(runtime.feedback),
-    },
+    handlers: { ...operations, postFeedbackMcp: mcpEndpointFor('feedback', runtime.config, operations as unknown as HandlerMap) },
   });
 }

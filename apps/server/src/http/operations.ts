@@ -4,6 +4,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
+type TextMediaType = 'text/plain' | 'text/markdown' | 'application/xml' | 'application/linkset+json' | 'application/mcp-server-card+json';
 type Responses<Op> = Op extends { responses: infer R } ? R : never;
 type SuccessStatus<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? S : never }[keyof R];
 type ContentOf<T> = T extends { content: infer C } ? C : never;
@@ -14,6 +15,8 @@ type ResultFor<S, C> = [C] extends [never]
       | (C extends { 'application/json': infer B } ? { status: S; body: B; headers?: Record<string, string> } : never)
       | (C extends { 'text/html': unknown } ? { status: S; html: string; headers?: Record<string, string> } : never)
       | (C extends { 'application/yaml': unknown } ? { status: S; text: string; type: 'application/yaml'; headers?: Record<string, string> } : never)
+      // Documents written as text in their own media type (robots.txt, llms.txt, sitemaps, linksets, server cards).
+      | ([Extract<keyof C, TextMediaType>] extends [never] ? never : { status: S; text: string; type: Extract<keyof C, TextMediaType>; headers?: Record<string, string> })
       // The handler has written the response itself (an event stream) and owns it until it ends.
       | (C extends { 'text/event-stream': unknown } ? { status: S; streamed: true } : never);
 

@@ -1,0 +1,108 @@
+// The /mcp route of a host: the official SDK's low-level Server over its Streamable HTTP transport, stateless (a
+// fresh server and transport per POST, no session id), answering in JSON. The SDK negotiates the protocol version
+// (every version it supports). Tool arguments are checked against the tool's input schema; an invalid argument or
+// an error of the operation becomes a tool result with isError and the HTTP error's code and message, never a crash.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Request, Response } from 'express';
+import { ApiError } from '../http/errors';
+import type { CheckedTool, Tool } from './tool';
+
+export interface McpIdentity {
+  /** serverInfo.name, also the name of the server card. */
+  name: string;
+  title: string;
+  version: string;
+  /** Shown to the client at initialize. */
+  instructions: string;
+}
+
+export interface McpEndpointOptions {
+  identity: McpIdentity;
+  tools: CheckedTool[];
+  /** Web origins that may call the endpoint from a browser; requests without Origin (agents, CLIs) are accepted. */
+  allowedOrigins: string[];
+}
+
+/** The tools/list entry of a tool (also what the server card lists). */
+export function toolListing(tool: Tool): Record<string, unknown> {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    outputSchema: tool.outputSchema,
+    annotations: tool.annotations,
+  };
+}
+
+export function createMcpEndpoint(options: McpEndpointOptions) {
+  const { identity, tools, allowedOrigins } = options;
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const listing = tools.map(toolListing);
+
+  const buildServer = (req: Request, res: Response, signal: AbortSignal): Server => {
+    const server = new Server(
+      { name: identity.name, title: identity.title, version: identity.version },
+      { capabilities: { tools: { listChanged: false } }, instructions: identity.instructions },
+    );
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing as never }));
+    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+      const tool = byName.get(request.params.name);
+      if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names the tools of this server.`);
+      try {
+        const args = tool.check((request.params.arguments ?? {}) as Record<string, unknown>);
+        const structured = await tool.call(args, { req, res, log: req.log, requestId: req.requestId, signal });
+        return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+      } catch (err) {
+        return toolError(err, req);
+      }
+    });
+    return server;
+  };
+
+  /** The operation handler of POST /mcp. */
+  return async ({ req, res }: { req: Request; res: Response }): Promise<{ status: 200; streamed: true }> => {
+    const origin = req.headers.origin;
+    // MCP basic/transports: a present Origin that is not ours answers 403 (DNS rebinding protection).
+    if (origin !== undefined && !allowedOrigins.includes(origin)) {
+      throw new ApiError(403, 'origin_not_allowed', `Requests from the web origin ${origin} are not accepted by this MCP endpoint.`);
+    }
+    const aborted = new AbortController();
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      // The check above already answered; the SDK's own check stays on as a second line.
+      enableDnsRebindingProtection: true,
+      allowedOrigins,
+    });
+    const server = buildServer(req, res, aborted.signal);
+    res.on('close', () => {
+      aborted.abort();
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+    return { status: 200, streamed: true };
+  };
+}
+
+function toolError(err: unknown, req: Request): CallToolResult {
+  const requestId = req.requestId;
+  let body: { code: string; message: string; requestId: string };
+  if (err instanceof ApiError && err.status < 500) {
+    body = { code: err.code, message: err.message, requestId };
+  } else {
+    // As over HTTP: internals go to the log under the request id, never to the caller.
+    req.log.error({ err, requestId }, 'tool call failed');
+    const unavailable = err instanceof ApiError && err.status === 503;
+    body = {
+      code: unavailable ? err.code : 'internal_error',
+      message: unavailable ? err.message : `Something went wrong on our side; quote request id ${requestId} when reporting it.`,
+      requestId,
+    };
+  }
+  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
+}

@@ -1,0 +1,218 @@
+// Both hosts' MCP servers through the official MCP client over Streamable HTTP: every tool's schemas are valid JSON
+// Schema, every tool is called once with valid and once with invalid arguments (a tool error naming the argument,
+// never a crash), results match the declared output schemas, and the endpoint refuses foreign web origins.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
+
+jest.setTimeout(60_000);
+
+let server: ScanTestServer;
+let leaderboard: Client;
+let feedback: Client;
+let leaderboardTools: Tool[];
+let feedbackTools: Tool[];
+
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+
+async function connect(base: string): Promise<Client> {
+  const client = new Client({ name: 'arl-test-client', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`)));
+  return client;
+}
+
+beforeAll(async () => {
+  server = await startScanTestServer({ seed: true });
+  [leaderboard, feedback] = await Promise.all([connect(server.leaderboardUrl), connect(server.feedbackUrl)]);
+  leaderboardTools = (await leaderboard.listTools()).tools;
+  feedbackTools = (await feedback.listTools()).tools;
+});
+
+afterAll(async () => {
+  await Promise.all([leaderboard?.close(), feedback?.close()]);
+  await server?.close();
+});
+
+function structured(result: CallToolResult): Record<string, unknown> {
+  expect(result.isError).toBeFalsy();
+  expect(result.structuredContent).toBeDefined();
+  // The text block carries the same JSON, for clients that ignore structuredContent.
+  expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(result.structuredContent);
+  return result.structuredContent as Record<string, unknown>;
+}
+
+function toolError(result: CallToolResult): { code: string; message: string; requestId: string } {
+  expect(result.isError).toBe(true);
+  const body = JSON.parse((result.content[0] as { text: string }).text) as { code: string; message: string; requestId: string };
+  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'requestId']);
+  return body;
+}
+
+function expectMatchesOutput(tools: Tool[], name: string, value: unknown): void {
+  const tool = tools.find((t) => t.name === name)!;
+  const validate = ajv.compile(tool.outputSchema!);
+  expect({ name, valid: validate(value), errors: validate.errors ?? null }).toEqual({ name, valid: true, errors: null });
+}
+
+describe('tools/list', () => {
+  test('the leaderboard and feedback hosts list their tools with titles, descriptions and annotations', () => {
+    expect(leaderboardTools.map((t) => t.name).sort()).toEqual(
+      ['get_company', 'get_journey', 'get_methodology', 'get_scan', 'list_categories', 'search_leaderboard', 'start_journey', 'start_scan'],
+    );
+    expect(feedbackTools.map((t) => t.name).sort()).toEqual(['get_feedback_card', 'send_feedback_report']);
+    for (const tool of [...leaderboardTools, ...feedbackTools]) {
+      expect(tool.title).toBeTruthy();
+      expect(tool.description!.length).toBeGreaterThanOrEqual(40);
+      for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) expect(typeof tool.annotations?.[hint]).toBe('boolean');
+    }
+    const byName = new Map([...leaderboardTools, ...feedbackTools].map((t) => [t.name, t.annotations!]));
+    expect(byName.get('search_leaderboard')).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    expect(byName.get('start_scan')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(byName.get('send_feedback_report')).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+  });
+
+  test('every input and output schema is a valid JSON Schema 2020-12 object schema whose arguments are described', () => {
+    for (const tool of [...leaderboardTools, ...feedbackTools]) {
+      for (const schema of [tool.inputSchema, tool.outputSchema]) {
+        expect(schema).toBeDefined();
+        expect({ tool: tool.name, valid: ajv.validateSchema(schema!), errors: ajv.errors ?? null }).toEqual({ tool: tool.name, valid: true, errors: null });
+        expect(schema!.type).toBe('object');
+        expect(() => ajv.compile(schema!)).not.toThrow();
+      }
+      for (const [name, prop] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect({ tool: tool.name, name, description: typeof (prop as { description?: unknown }).description }).toEqual({ tool: tool.name, name, description: 'string' });
+      }
+    }
+  });
+
+  test('the schemas are the contract operations\' own (an HTTP bound appears unchanged in the tool)', () => {
+    const search = leaderboardTools.find((t) => t.name === 'search_leaderboard')!;
+    expect(search.inputSchema.properties!.limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 50 });
+    const send = feedbackTools.find((t) => t.name === 'send_feedback_report')!;
+    expect(send.inputSchema.required).toEqual(expect.arrayContaining(['slug', 'observation', 'outcome']));
+    expect(send.inputSchema.properties!.observation).toMatchObject({ minLength: 10, maxLength: 4000 });
+  });
+});
+
+describe('each tool, valid then invalid arguments', () => {
+  let scanId: string;
+  let domain: string;
+
+  test('start_scan starts (then joins) a scan; invalid: a URL that is not a string, an unscannable URL', async () => {
+    const started = structured(await leaderboard.callTool({ name: 'start_scan', arguments: { url: server.urlOf('exemplary') } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'start_scan', started);
+    scanId = (started.scan as { id: string }).id;
+    domain = started.domain as string;
+    expect(toolError(await leaderboard.callTool({ name: 'start_scan', arguments: { url: 42 } }) as CallToolResult)).toMatchObject({ code: 'bad_request', message: expect.stringContaining('url') });
+    expect(toolError(await leaderboard.callTool({ name: 'start_scan', arguments: { url: 'ftp://example.com/' } }) as CallToolResult).code).toBe('unscannable_url');
+  });
+
+  test('get_scan waits for the end; invalid: an id that is not a lowercase UUID, a wait over the bound', async () => {
+    const scan = structured(await leaderboard.callTool({ name: 'get_scan', arguments: { scanId, waitSeconds: 25 } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'get_scan', scan);
+    expect(scan).toMatchObject({ id: scanId, state: 'ended', ending: 'finished' });
+    expect(toolError(await leaderboard.callTool({ name: 'get_scan', arguments: { scanId: 'NOT-AN-ID' } }) as CallToolResult).message).toContain('scanId');
+    expect(toolError(await leaderboard.callTool({ name: 'get_scan', arguments: { scanId, waitSeconds: 99 } }) as CallToolResult).message).toContain('waitSeconds');
+  });
+
+  test('get_company returns the company with its report; invalid: no domain, an unknown domain', async () => {
+    const result = structured(await leaderboard.callTool({ name: 'get_company', arguments: { domain, community: 'include' } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'get_company', result);
+    expect(result.company).toMatchObject({ domain, source: 'community' });
+    expect(result.report).toMatchObject({ scanId, domain, ending: 'finished' });
+    const neverScanned = structured(await leaderboard.callTool({ name: 'get_company', arguments: { domain: 'stripe.com' } }) as CallToolResult);
+    expect(neverScanned).toMatchObject({ company: { domain: 'stripe.com', score: null }, report: null });
+    expect(toolError(await leaderboard.callTool({ name: 'get_company', arguments: {} }) as CallToolResult).message).toContain('domain is required');
+    expect(toolError(await leaderboard.callTool({ name: 'get_company', arguments: { domain: 'nowhere.invalid' } }) as CallToolResult).code).toBe('not_found');
+  });
+
+  test('search_leaderboard lists the scanned company; invalid: a limit over 100', async () => {
+    const page = structured(await leaderboard.callTool({ name: 'search_leaderboard', arguments: { community: 'include', q: domain } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'search_leaderboard', page);
+    expect((page.items as Array<{ company: { domain: string } }>).map((i) => i.company.domain)).toEqual([domain]);
+    expect(toolError(await leaderboard.callTool({ name: 'search_leaderboard', arguments: { limit: 1000 } }) as CallToolResult).message).toContain('limit');
+  });
+
+  test('list_categories lists the seeded categories; invalid: an unknown argument', async () => {
+    const result = structured(await leaderboard.callTool({ name: 'list_categories', arguments: {} }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'list_categories', result);
+    expect((result.items as unknown[]).length).toBeGreaterThan(0);
+    expect(toolError(await leaderboard.callTool({ name: 'list_categories', arguments: { colour: 'red' } }) as CallToolResult).message).toContain('colour is not an argument');
+  });
+
+  test('get_methodology returns the catalog; invalid: an unknown argument', async () => {
+    const result = structured(await leaderboard.callTool({ name: 'get_methodology', arguments: {} }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'get_methodology', result);
+    expect((result.checks as unknown[]).length).toBeGreaterThan(40);
+    expect(toolError(await leaderboard.callTool({ name: 'get_methodology', arguments: { version: 1 } }) as CallToolResult).code).toBe('bad_request');
+  });
+
+  let journeyId: string;
+  test('start_journey starts a journey on the scanned company; invalid: an unknown task', async () => {
+    const started = structured(await leaderboard.callTool({ name: 'start_journey', arguments: { domain, community: 'include', task: 'find_pricing' } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'start_journey', started);
+    journeyId = (started.journey as { id: string }).id;
+    expect(toolError(await leaderboard.callTool({ name: 'start_journey', arguments: { domain, task: 'fly_to_the_moon' } }) as CallToolResult).message).toContain('task');
+  });
+
+  test('get_journey reads it; invalid: a malformed id', async () => {
+    const journey = structured(await leaderboard.callTool({ name: 'get_journey', arguments: { journeyId } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'get_journey', journey);
+    expect(journey).toMatchObject({ id: journeyId, task: 'find_pricing', domain });
+    expect(toolError(await leaderboard.callTool({ name: 'get_journey', arguments: { journeyId: 'abc' } }) as CallToolResult).message).toContain('journeyId');
+  });
+
+  test('get_feedback_card reads the service\'s own project; invalid: no slug, an unknown project', async () => {
+    const card = structured(await feedback.callTool({ name: 'get_feedback_card', arguments: { slug: 'leaderboard' } }) as CallToolResult);
+    expectMatchesOutput(feedbackTools, 'get_feedback_card', card);
+    expect(card).toMatchObject({ slug: 'leaderboard', accepting: true, collectionUrl: `${server.config.feedbackPublicUrl}/v1/feedback/leaderboard/reports` });
+    expect(toolError(await feedback.callTool({ name: 'get_feedback_card', arguments: {} }) as CallToolResult).message).toContain('slug is required');
+    expect(toolError(await feedback.callTool({ name: 'get_feedback_card', arguments: { slug: 'no-such-project' } }) as CallToolResult).code).toBe('not_found');
+  });
+
+  test('send_feedback_report stores a report and answers a repeat with the same receipt; invalid: a short observation', async () => {
+    const report = { slug: 'leaderboard', observation: 'The get_scan tool waited for the end as described.', outcome: 'succeeded', surface: 'mcp', agent: 'arl-test-client/1.0' };
+    const first = structured(await feedback.callTool({ name: 'send_feedback_report', arguments: report }) as CallToolResult);
+    expectMatchesOutput(feedbackTools, 'send_feedback_report', first);
+    const again = structured(await feedback.callTool({ name: 'send_feedback_report', arguments: report }) as CallToolResult);
+    expect(first.repeat).toBe(false);
+    expect(again).toMatchObject({ id: first.id, receivedAt: first.receivedAt, repeat: true });
+    // Over HTTP the same content is the same report too.
+    const http = await fetch(`${server.feedbackUrl}/v1/feedback/leaderboard/reports`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...report, slug: undefined }) });
+    expect(http.status).toBe(200);
+    expect(await http.json()).toMatchObject({ id: first.id, repeat: true });
+    expect(toolError(await feedback.callTool({ name: 'send_feedback_report', arguments: { slug: 'leaderboard', observation: 'short', outcome: 'friction' } }) as CallToolResult).message).toContain('observation');
+  });
+});
+
+describe('the endpoint', () => {
+  const initialize = (origin?: string) =>
+    fetch(`${server.leaderboardUrl}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(origin ? { origin } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } } }),
+    });
+
+  test('refuses a foreign Origin with 403 and the error body, accepts its own origin and none', async () => {
+    const foreign = await initialize('https://dns-rebinding-check.invalid');
+    expect(foreign.status).toBe(403);
+    const body = (await foreign.json()) as Record<string, unknown>;
+    expect(body).toEqual({ code: 'origin_not_allowed', message: expect.any(String), requestId: foreign.headers.get('x-request-id') });
+    const own = await initialize(new URL(server.config.publicUrl).origin);
+    expect(own.status).toBe(200);
+    const none = await initialize();
+    expect(none.status).toBe(200);
+    // An older protocol version the SDK supports is negotiated, not refused.
+    expect(((await none.json()) as { result: { protocolVersion: string; serverInfo: { name: string } } }).result).toMatchObject({ protocolVersion: '2025-06-18', serverInfo: { name: 'agent-readiness-leaderboard' } });
+  });
+
+  test('GET answers 405 with Allow: POST (no session, no server-initiated stream)', async () => {
+    const res = await fetch(`${server.leaderboardUrl}/mcp`, { headers: { accept: 'text/event-stream' } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('POST');
+  });
+});
