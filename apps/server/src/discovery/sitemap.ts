@@ -1,5 +1,6 @@
-// sitemap.xml (sitemaps.org): the web app's pages (leaderboard, methodology, scan form), every ranked company's
-// page with the date of its latest scan, and the documents for agents. Company pages come from the leaderboard
+// sitemap.xml (sitemaps.org): the web app's pages (leaderboard, methodology, scan form) and every ranked company's
+// page with the date of its latest scan. Only pages: documents for agents are announced by robots.txt, the Link
+// header and llms.txt, and the API by its catalog. Company pages come from the leaderboard
 // service (the same ranked snapshot operation 1 answers from), paged through like any client would.
 import type { LeaderboardService } from '../leaderboard/service';
 import type { ServiceFacts } from './service-facts';
@@ -13,7 +14,7 @@ const MAX_URLS = 50_000; // the sitemaps.org limit per file
 
 export async function sitemapXml(facts: ServiceFacts, leaderboard: LeaderboardService): Promise<string> {
   const base = facts.leaderboard.base;
-  const urls: Array<{ loc: string; lastmod?: string }> = [...WEB_PAGES, '/llms.txt', '/llms-full.txt', '/docs'].map((path) => ({ loc: `${base}${path}` }));
+  const urls: Array<{ loc: string; lastmod?: string }> = WEB_PAGES.map((path) => ({ loc: `${base}${path}` }));
   let cursor: string | undefined;
   do {
     const page = await leaderboard.list({ limit: PAGE, cursor });

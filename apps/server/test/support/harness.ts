@@ -35,6 +35,8 @@ export interface TestServerOptions {
   dbName?: string;
   /** Event stream limits and timings (heartbeat, lifetime, per-client and total bounds). */
   streamLimits?: RuntimeOptions['streamLimits'];
+  /** Fixed ports (default: ephemeral), e.g. when PUBLIC_URL must name the real address. */
+  ports?: { port: number; feedbackPort: number };
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -53,7 +55,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const runtime = await createRuntime(config, {
     logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy, streamLimits: options.streamLimits,
   });
-  const servers = await listen(runtime, { port: 0, feedbackPort: 0 });
+  const servers = await listen(runtime, options.ports ?? { port: 0, feedbackPort: 0 });
   return {
     runtime,
     db,
