@@ -12,6 +12,7 @@ import { PERSONAS, startSandbox } from '@arl/sandbox';
 import { scan } from '@arl/scanner';
 import { createLogger, createRuntime, listen, loadConfig, startBackground } from '@arl/server';
 import { met } from './common';
+import { startProfile } from './profile-session';
 
 export interface PipelineBenchResult {
   exemplaryMs: number;
@@ -78,11 +79,13 @@ export async function runPipelineBench(options: { batch?: number; concurrency?: 
     const exemplaryMs = Math.round(performance.now() - started);
 
     const personas = Array.from({ length: batch }, (_, i) => PERSONAS[i % PERSONAS.length]);
+    const profiler = process.env.BENCH_PROFILE_DIR ? await startProfile() : null;
     const batchStarted = performance.now();
     const ids = await Promise.all(personas.map((p, i) => post(base, `${sandbox.urlOf(p.name)}?batch=${i}`)));
     // Polled every 250 ms: 100 pollers at 10 ms would measure the API's read path, not the pipeline.
     const endings = await Promise.all(ids.map((id) => waitEnded(base, id, 250)));
     const batchSeconds = (performance.now() - batchStarted) / 1000;
+    if (profiler) console.log(`profile of the API batch: ${await profiler.stop('pipeline-api')}`);
 
     // The same scans through the scanner alone, at the same concurrency, in the same process and run.
     const policy = { allowPrivateNetworks: true, lookup: sandbox.lookup };

@@ -1,7 +1,8 @@
 // Appending to a scan's history. `at` never decreases, even when processes' clocks disagree: a step is stamped
 // with the later of the caller's clock and the scan's last event. Followers (event streams) are notified at commit.
+import type { Db } from '@arl/db';
 import type { Tx } from '../jobs/queue';
-import { notifyProgress } from '../streams/progress-feed';
+import { notifyProgress, PROGRESS_CHANNEL_SQL } from '../streams/progress-feed';
 
 export async function appendEvent(tx: Tx, scanId: string, step: string, at: Date): Promise<void> {
   await tx.$executeRawUnsafe(
@@ -10,4 +11,29 @@ export async function appendEvent(tx: Tx, scanId: string, step: string, at: Date
     scanId, step, at,
   );
   await notifyProgress(tx, `scan:${scanId}`);
+}
+
+/** A progress step outside a transaction: one statement (event and notification) straight to the database. */
+export async function recordStep(db: Db, scanId: string, step: string, at: Date): Promise<void> {
+  await db.executeSql(
+    `WITH added AS (
+       INSERT INTO scan_events (scan_id, step, at)
+       SELECT $1::uuid, $2, GREATEST($3::timestamptz, COALESCE(max(at), $3::timestamptz)) FROM scan_events WHERE scan_id = $1::uuid
+       RETURNING 1)
+     SELECT pg_notify(${PROGRESS_CHANNEL_SQL}, $4) FROM added`,
+    [scanId, step, at, `scan:${scanId}`],
+  );
+}
+
+/** running -> scoring and its event, in one statement (atomic without an interactive transaction). */
+export async function recordScoring(db: Db, scanId: string, at: Date): Promise<void> {
+  await db.executeSql(
+    `WITH moved AS (UPDATE scans SET state = 'scoring' WHERE id = $1::uuid AND state = 'running' RETURNING id),
+          added AS (
+            INSERT INTO scan_events (scan_id, step, at)
+            SELECT $1::uuid, 'scoring', GREATEST($2::timestamptz, COALESCE(max(at), $2::timestamptz)) FROM scan_events WHERE scan_id = $1::uuid
+            RETURNING 1)
+     SELECT pg_notify(${PROGRESS_CHANNEL_SQL}, $3) FROM added`,
+    [scanId, at, `scan:${scanId}`],
+  );
 }

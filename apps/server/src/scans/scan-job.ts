@@ -8,7 +8,7 @@ import type { ChangeFeed } from '../changes';
 import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/queue';
 import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
-import { appendEvent } from './events';
+import { appendEvent, recordScoring, recordStep } from './events';
 import { endScan, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
@@ -71,18 +71,13 @@ export function defineScanJob(deps: ScanJobDeps): void {
         await appendEvent(tx, scanId, 'running', clock());
       }, TX);
 
-      // Progress callbacks are synchronous; their writes are chained so events keep the scanner's order.
+      // Progress callbacks are synchronous; their writes are chained so events keep the scanner's order. Each step
+      // is ONE statement (no interactive transaction): with the embedded database every statement and every
+      // transaction round runs on this event loop, between the scans' own work.
       let writes = Promise.resolve();
       const onProgress = (step: string) => {
         writes = writes
-          .then(() =>
-            step === 'scoring'
-              ? db.prisma.$transaction(async (tx) => {
-                  await tx.scan.updateMany({ where: { id: scanId, state: 'running' }, data: { state: 'scoring' } });
-                  await appendEvent(tx, scanId, 'scoring', clock());
-                }, TX)
-              : db.prisma.$transaction((tx) => appendEvent(tx, scanId, step, clock()), TX),
-          )
+          .then(() => (step === 'scoring' ? recordScoring(db, scanId, clock()) : recordStep(db, scanId, step, clock())))
           .catch((err) => log.warn({ err, step }, 'could not record a scan step'));
       };
       const result = await runScanner(scan.url, {

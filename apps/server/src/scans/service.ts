@@ -106,14 +106,28 @@ export class ScanService {
     return { started: false, scan: { id: scan.id, state: scan.state }, domain };
   }
 
+  /** Operation 6's view. One statement (the events aggregated in the database): clients poll it. */
   async read(id: string): Promise<Scan | null> {
-    const scan = await this.deps.db.prisma.scan.findUnique({
-      where: { id },
-      select: {
-        id: true, state: true, domain: true, ending: true, cause: true, score: true, grade: true, endedAt: true,
-        events: { orderBy: { id: 'asc' }, select: { step: true, at: true } },
-      },
-    });
+    const { rows } = await this.deps.db.executeSql(
+      `SELECT s.id, s.state::text AS state, s.domain, s.ending::text AS ending, s.cause, s.score, s.grade, s.ended_at,
+              (SELECT json_agg(json_build_object('step', e.step, 'at', e.at) ORDER BY e.id) FROM scan_events e WHERE e.scan_id = s.id)::text AS events
+       FROM scans s WHERE s.id = $1::uuid`,
+      [id],
+    );
+    const row = rows[0] as
+      | { id: string; state: Scan['state']; domain: string; ending: Scan['ending'] | null; cause: string | null; score: number | null; grade: string | null; ended_at: Date | string | null; events: string | null }
+      | undefined;
+    const scan = row && {
+      id: row.id,
+      state: row.state,
+      domain: row.domain,
+      ending: row.ending,
+      cause: row.cause,
+      score: row.score === null ? null : Number(row.score),
+      grade: row.grade,
+      endedAt: row.ended_at === null ? null : new Date(row.ended_at),
+      events: (JSON.parse(row.events ?? '[]') as Array<{ step: string; at: string }>).map((e) => ({ step: e.step, at: new Date(e.at) })),
+    };
     if (!scan) return null;
     const view: Scan = {
       id: scan.id,

@@ -14,11 +14,11 @@ export type ProgressTopic = `scan:${string}` | `journey:${string}`;
 export const RESYNC = '*';
 
 // The channel is per schema (tests share one PostgreSQL database); identifiers are at most 63 bytes.
-const CHANNEL_SQL = `left('arl_progress_' || lower(current_schema()), 63)`;
+export const PROGRESS_CHANNEL_SQL = `left('arl_progress_' || lower(current_schema()), 63)`;
 
 /** Call inside the transaction that writes the progress (or after an autocommitted write). */
 export async function notifyProgress(tx: Pick<Tx, '$executeRawUnsafe'>, topic: ProgressTopic): Promise<void> {
-  await tx.$executeRawUnsafe(`SELECT pg_notify(${CHANNEL_SQL}, $1)`, topic);
+  await tx.$executeRawUnsafe(`SELECT pg_notify(${PROGRESS_CHANNEL_SQL}, $1)`, topic);
 }
 
 export class ProgressFeed {
@@ -33,7 +33,7 @@ export class ProgressFeed {
 
   static async start(db: Db, logger: Logger): Promise<ProgressFeed> {
     const feed = new ProgressFeed(db, logger);
-    const [{ channel }] = (await db.executeSql(`SELECT ${CHANNEL_SQL} AS channel`)).rows as Array<{ channel: string }>;
+    const [{ channel }] = (await db.executeSql(`SELECT ${PROGRESS_CHANNEL_SQL} AS channel`)).rows as Array<{ channel: string }>;
     if (db.kind === 'pglite') feed.stopListening = await listenEmbedded(db, channel, (payload) => feed.emit(payload));
     else await feed.connect(channel);
     return feed;
