@@ -47,5 +47,9 @@ describe('applicability', () => {
     const real = '<!doctype html><html><head><title>Pricing – Example</title></head><body><h1>Plans</h1><p>Pro $49 / month</p></body></html>';
     const realDoc = doc('/pricing', 200, real, { 'content-type': 'text/html' });
     expect(statusOf({ ...docsSite(), pricing: realDoc, pricingHtml: summarizeHtml(real, realDoc.url) }, 'pricing-readable')).toBe('warning');
+    // ...and so does one at /pricing under another title that reads like pricing.
+    const plain = '<!doctype html><html><head><title>Example</title></head><body><h1>Simple and transparent</h1><p>Pro: $49 per month, billed yearly.</p></body></html>';
+    const plainDoc = doc('/pricing', 200, plain, { 'content-type': 'text/html' });
+    expect(statusOf({ ...docsSite(), pricing: plainDoc, pricingHtml: summarizeHtml(plain, plainDoc.url) }, 'pricing-readable')).toBe('warning');
   });
 });

@@ -50,7 +50,9 @@ const PRICE_TEXT = /([$€£¥]\s?\d)|(\d+(?:[.,]\d+)?\s?(USD|EUR|GBP))|(per (us
 
 const PRICING_PATH = /\/(pricing|plans|prices)\/?$/i;
 const DOCS_PATH = /\/(docs?|documentation|guides?|reference|api-reference|help|blog|changelog)(\/|$)/i;
-const PRICING_HEADING = /\b(pricing|plans|prices)\b/i;
+const PRICING_HEADING = /\b(pricing|plans?|prices?)\b/i;
+/** Words a pricing page uses around its prices, which a docs page quoting an amount rarely does. */
+const PRICING_WORDS = /\b(pricing|plans?|per (month|year|user|seat)|billed (monthly|yearly|annually)|subscription|free trial|upgrade)\b/i;
 
 /**
  * A page that is about prices: at a pricing path outside the docs, or titled as pricing; never the home page or the
@@ -63,8 +65,10 @@ export function isPricingPage(a: Artifacts): boolean {
   if (a.home && (doc.finalUrl ?? doc.url) === (a.home.finalUrl ?? a.home.url)) return false;
   if (a.notFoundProbe?.status === 200 && a.notFoundProbe.body === doc.body) return false;
   const titled = PRICING_HEADING.test(`${a.pricingHtml?.title ?? ''} ${a.pricingHtml?.h1.join(' ') ?? ''}`);
-  if (a.pricingHtml && !titled && (a.pricingHtml.title || a.pricingHtml.h1.length > 0)) return false;
-  return titled || (PRICING_PATH.test(finalPath) && !DOCS_PATH.test(finalPath));
+  if (titled) return true;
+  if (!PRICING_PATH.test(finalPath) || DOCS_PATH.test(finalPath)) return false;
+  // At a pricing path under another title: it must still read like a pricing page, not a page that quotes an amount.
+  return !a.pricingHtml || PRICING_WORDS.test(doc.body.replace(/<[^>]*>/g, ' '));
 }
 
 export function pricingPageShowsPrices(a: Artifacts): boolean {
