@@ -10,6 +10,7 @@ import { robotsTxt } from './robots';
 import { mcpCatalog, serverCard } from './server-card';
 import { hostFacts, serviceFacts, type ServiceFacts } from './service-facts';
 import { sitemapXml } from './sitemap';
+import { webMcpScript } from './webmcp';
 import { notFound } from '../http/errors';
 
 // The tool sets here are read for their names, descriptions and schemas only (documents); the endpoints bind their
@@ -38,6 +39,7 @@ export function leaderboardDiscoveryHandlers(runtime: Runtime) {
   const llms = llmsTxt(facts);
   const llmsFull = llmsFullTxt(facts);
   const skillFiles = new Map(skills(facts).map((s) => [s.name, skillFile(s)]));
+  const webmcp = webMcpScript(facts);
   return {
     getMcpServerCard: async () => ({ status: 200 as const, text: card, type: 'application/mcp-server-card+json' as const }),
     getWellKnownMcpServerCard: async () => ({ status: 200 as const, body: JSON.parse(card) }),
@@ -55,6 +57,7 @@ export function leaderboardDiscoveryHandlers(runtime: Runtime) {
     getSitemap: async () => ({ status: 200 as const, text: await sitemapXml(facts, runtime.leaderboard), type: 'application/xml' as const }),
     getLlmsTxt: async () => ({ status: 200 as const, text: llms, type: 'text/markdown' as const }),
     getLlmsFullTxt: async () => ({ status: 200 as const, text: llmsFull, type: 'text/markdown' as const }),
+    getWebMcpScript: async () => ({ status: 200 as const, text: webmcp, type: 'text/javascript' as const }),
   };
 }
 
