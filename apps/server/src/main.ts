@@ -3,13 +3,13 @@
 import { exitOnSignals, loadConfigOrExit, runMain } from './cli/process-lifecycle';
 import { parseResolveFlags } from './cli/resolve-flag';
 import { startBackground } from './jobs/background';
-import { createLogger } from './logger';
+import { createLogger, secretsOf } from './logger';
 import { createRuntime } from './runtime';
 import { listen } from './server';
 
 runMain('Server', async () => {
   const config = loadConfigOrExit();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { secrets: secretsOf(config) });
   const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(process.argv.slice(2)) });
   const servers = await listen(runtime);
   const background = config.scan.inProcessWorker ? startBackground(runtime) : null;

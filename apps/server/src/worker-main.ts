@@ -6,7 +6,7 @@
 import { exitOnSignals, loadConfigOrExit, runMain } from './cli/process-lifecycle';
 import { parseResolveFlags } from './cli/resolve-flag';
 import { startBackground } from './jobs/background';
-import { createLogger } from './logger';
+import { createLogger, secretsOf } from './logger';
 import { createRuntime } from './runtime';
 
 function flag(argv: string[], name: string): string | undefined {
@@ -28,7 +28,7 @@ runMain('Worker', async () => {
     process.stderr.write('--lease-ms must be an integer from 100 to 600000\n');
     process.exit(2);
   }
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { secrets: secretsOf(config) });
   const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv) });
   const background = startBackground(runtime, { leaseMs });
   logger.info({ workerId: background.worker.id, database: runtime.db.kind, concurrency: config.scan.concurrency }, 'worker running');

@@ -1,6 +1,7 @@
 export { runJourney, JOURNEY_USER_AGENT } from './run-journey';
 export { createHeuristicDriver } from './drivers/heuristic';
 export { createLlmDriver } from './drivers/llm/llm-driver';
+export { LlmEndpointError } from './drivers/llm/chat-client';
 export type { LlmConfig } from './drivers/llm/chat-client';
 export { TASKS } from './tasks';
 export type { TaskDefinition } from './tasks';

@@ -156,7 +156,9 @@ test('on the hostile site the model sees the block and the outcome is blocked', 
 });
 
 test.each([
-  ['answers 500', () => ({ status: 500, body: { error: { message: 'upstream overloaded' } } }), /^The model endpoint answered 500: upstream overloaded\.$/],
+  // The provider's text is never the cause (providers echo keys in it): our sentence only.
+  ['answers 500', () => ({ status: 500, body: { error: { message: 'upstream overloaded' } } }), /^The model endpoint failed \(HTTP 500\)\.$/],
+  ['answers 401 echoing the key', () => ({ status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } }), /^The model endpoint refused our credentials \(HTTP 401\)/],
   ['answers something that is not JSON', () => ({ body: '<html>gateway</html>' }), /not JSON/],
   ['answers without choices', () => ({ body: { object: 'chat.completion' } }), /without a message/],
   ['is too slow', () => ({ body: {}, delayMs: 2000 }), /did not answer within 200 ms/],

@@ -1,6 +1,6 @@
 // Wires journeys into one process: the `journey` job kind on the shared queue, the driver choice, and the service.
 import type { Db } from '@arl/db';
-import { createHeuristicDriver, createLlmDriver, type JourneyBudgets, type JourneyDriver } from '@arl/journeys';
+import { createHeuristicDriver, createLlmDriver, type JourneyBudgets, type JourneyDriver, type LlmEndpointError } from '@arl/journeys';
 import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
@@ -23,11 +23,14 @@ export function createJourneys(deps: {
 }): JourneyService {
   const { config, db, queue, clock, logger } = deps;
   const { baseUrl, model, apiKey } = config.llm;
+  const log = logger.child({ module: 'journeys' });
+  // The provider's own words stay in our log (key removed); the journey's public cause is our sentence.
+  const onEndpointError = (err: LlmEndpointError) => log.warn({ endpoint: err.detail, cause: err.message }, 'the model endpoint failed');
   const driver = (): JourneyDriver =>
-    baseUrl && model && apiKey ? createLlmDriver({ baseUrl, model, apiKey }) : createHeuristicDriver();
+    baseUrl && model && apiKey ? createLlmDriver({ baseUrl, model, apiKey, onEndpointError }) : createHeuristicDriver();
   defineJourneyJob({
     db, queue, clock, driver,
-    logger: logger.child({ module: 'journeys' }),
+    logger: log,
     fetchPolicy: { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks },
     budgets: deps.budgets,
     concurrency: JOURNEY_CONCURRENCY,

@@ -7,7 +7,8 @@ import { createFeedbackClient, createLeaderboardClient } from '@arl/client';
 import { createTestDb, type TestDb } from '@arl/db';
 import type { FetchPolicy } from '@arl/scanner';
 import { loadConfig, type Config } from '../../src/config';
-import { createLogger } from '../../src/logger';
+import type { DestinationStream } from 'pino';
+import { createLogger, secretsOf } from '../../src/logger';
 import { createRuntime, type Runtime, type RuntimeOptions } from '../../src/runtime';
 import { listen, type RunningServers } from '../../src/server';
 
@@ -33,6 +34,8 @@ export interface TestServerOptions {
   fetchPolicy?: Partial<FetchPolicy>;
   /** Name hint of the test database (its PostgreSQL schema). */
   dbName?: string;
+  /** Where log lines go (default stdout at TEST_LOG_LEVEL); tests that read the log pass a stream and LOG_LEVEL. */
+  logStream?: DestinationStream;
   /** Event stream limits and timings (heartbeat, lifetime, per-client and total bounds). */
   streamLimits?: RuntimeOptions['streamLimits'];
   /** Fixed ports (default: ephemeral), e.g. when PUBLIC_URL must name the real address. */
@@ -51,7 +54,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     ...options.env,
   });
   const db = await createTestDb(options.dbName);
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { secrets: secretsOf(config), destination: options.logStream });
   const runtime = await createRuntime(config, {
     logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy, streamLimits: options.streamLimits,
   });

@@ -14,6 +14,8 @@ export interface LlmConfig {
   requestTimeoutMs?: number;
   /** Characters of page text given to the model per page. */
   maxPageChars?: number;
+  /** Told of every endpoint failure with the provider's own details (for the operator's log, never for the public). */
+  onEndpointError?: (error: LlmEndpointError) => void;
 }
 
 export interface ToolCall {
@@ -34,11 +36,35 @@ export interface ChatTurn {
   tokens: number;
 }
 
+/**
+ * A failure of the model endpoint. `message` is our own sentence and becomes the journey's public cause; `detail`
+ * is what the provider said (its error text, a network error), with the API key removed, for the operator's log
+ * only. Providers echo keys in their errors (some partly masked), so their text never becomes public.
+ */
 export class LlmEndpointError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly detail: { status?: number; providerMessage?: string } = {},
+  ) {
     super(message);
     this.name = 'LlmEndpointError';
   }
+}
+
+/** Our sentence for an HTTP status of the endpoint. */
+function sentenceFor(status: number): string {
+  if (status === 401 || status === 403) return `The model endpoint refused our credentials (HTTP ${status}); the operator should check LLM_API_KEY.`;
+  if (status === 404) return 'The model endpoint does not know the configured model or path (HTTP 404); the operator should check LLM_BASE_URL and LLM_MODEL.';
+  if (status === 408 || status === 429) return `The model endpoint is rate limiting or overloaded (HTTP ${status}).`;
+  if (status >= 500) return `The model endpoint failed (HTTP ${status}).`;
+  return `The model endpoint refused the request (HTTP ${status}).`;
+}
+
+/** Removes the key, and anything shaped like an API key, from a provider's text before it is logged. */
+export function withoutKey(text: string, apiKey: string): string {
+  let out = apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text;
+  out = out.replace(/\b(?:sk|pk|rk|key)[-_][A-Za-z0-9_\-*.]{4,}/gi, '[redacted]');
+  return out.slice(0, 500);
 }
 
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -57,7 +83,9 @@ export async function chatCompletion(
     signal,
   });
   const text = await readBounded(response);
-  if (!response.ok) throw new LlmEndpointError(`The model endpoint answered ${response.status}${errorMessage(text)}.`);
+  if (!response.ok) {
+    throw new LlmEndpointError(sentenceFor(response.status), { status: response.status, providerMessage: withoutKey(errorMessage(text), config.apiKey) });
+  }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -90,12 +118,13 @@ async function readBounded(response: Response): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** The endpoint's own error message, short, for the cause; never echoes our request (it holds the key). */
+/** The endpoint's own error message (or the start of its body), for the operator's log. */
 function errorMessage(text: string): string {
   try {
     const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
-    return typeof message === 'string' && message.trim() ? `: ${message.trim().slice(0, 200)}` : '';
+    if (typeof message === 'string' && message.trim()) return message.trim();
   } catch {
-    return '';
+    // not JSON: the body itself
   }
+  return text.trim().slice(0, 500);
 }

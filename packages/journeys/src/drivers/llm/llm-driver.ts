@@ -5,7 +5,7 @@ import { pathOf } from '../../evidence';
 import type { PageLink, PageView } from '../../page/page-view';
 import { BudgetExhausted, type BrowsingSession, type DriverContext } from '../../session';
 import type { DriverVerdict, JourneyDriver } from '../../types';
-import { chatCompletion, LlmEndpointError, type ChatMessage, type LlmConfig, type ToolCall } from './chat-client';
+import { chatCompletion, LlmEndpointError, withoutKey, type ChatMessage, type LlmConfig, type ToolCall } from './chat-client';
 import { parseToolCall, TOOLS } from './tools';
 
 const DEFAULTS = { maxTotalTokens: 60_000, maxCompletionTokens: 800, requestTimeoutMs: 30_000, maxPageChars: 6_000 };
@@ -90,7 +90,10 @@ async function runLlm(config: LlmConfig & typeof DEFAULTS, { session, task, star
     }
   } catch (err) {
     if (err instanceof BudgetExhausted) return { stoppedBecause: err.message };
-    if (err instanceof LlmEndpointError) return { driverFailure: err.message };
+    if (err instanceof LlmEndpointError) {
+      config.onEndpointError?.(err);
+      return { driverFailure: err.message };
+    }
     throw err;
   }
 }
@@ -103,7 +106,10 @@ async function ask(config: LlmConfig & typeof DEFAULTS, session: BrowsingSession
     if (err instanceof LlmEndpointError) throw err;
     session.ensureBudget(); // the journey's own deadline or an interruption explain it best
     if (timeout.aborted) throw new LlmEndpointError(`The model endpoint did not answer within ${config.requestTimeoutMs} ms.`);
-    throw new LlmEndpointError(`The model endpoint could not be reached (${(err as Error).message.slice(0, 120)}).`);
+    // The network error may quote the URL (a key in it, too): our sentence in public, the detail for the log.
+    const cause = (err as Error & { cause?: unknown }).cause;
+    const providerMessage = withoutKey(`${(err as Error).message}${cause instanceof Error ? `: ${cause.message}` : ''}`, config.apiKey);
+    throw new LlmEndpointError('The model endpoint could not be reached.', { providerMessage });
   }
 }
 
