@@ -9,7 +9,7 @@ import { ApiError, serviceUnavailable } from '../http/errors';
 import type { JobQueue, Tx } from '../jobs/queue';
 import { appendEvent } from './events';
 import { SCAN_JOB, type ScanJobPayload } from './scan-job';
-import { normalizeTarget } from './target';
+import { normalizeTarget, type ScanTarget } from './target';
 
 type Scan = LeaderboardSchemas['Scan'];
 type ScanStart = LeaderboardSchemas['ScanStart'];
@@ -30,16 +30,28 @@ export const unscannable = (reason: string): ApiError => new ApiError(422, 'unsc
 export class ScanService {
   constructor(private readonly deps: ScanServiceDeps) {}
 
-  /** 422 for URLs that can never be scanned; a name that does not resolve is scanned and ends `failed`. */
-  async submit(input: { url: string; email?: string; origin?: ScanOrigin }): Promise<ScanStart> {
-    const normalized = normalizeTarget(input.url);
+  /**
+   * 422 for URLs that can never be scanned (a name that does not resolve is scanned and ends `failed`). Separate
+   * from `start` so the API can refuse a URL before counting it against the client's rate limit.
+   */
+  async vet(rawUrl: string): Promise<ScanTarget> {
+    const normalized = normalizeTarget(rawUrl, { anyPort: this.deps.fetchPolicy.allowPrivateNetworks === true });
     if (!normalized.ok) throw unscannable(normalized.reason);
-    const { url, target, domain } = normalized.value;
-    const check = await checkScannableUrl(url.href, {
+    const check = await checkScannableUrl(normalized.value.url.href, {
       allowPrivateNetworks: this.deps.fetchPolicy.allowPrivateNetworks === true,
       lookup: this.deps.fetchPolicy.lookup,
     });
     if (!check.ok && check.code !== 'dns') throw unscannable(`${check.reason}.`.replace(/\.\.$/, '.'));
+    return normalized.value;
+  }
+
+  async submit(input: { url: string; email?: string; origin?: ScanOrigin }): Promise<ScanStart> {
+    return this.start(await this.vet(input.url), input);
+  }
+
+  /** Starts or joins the scan of a target `vet` accepted. */
+  async start(vetted: ScanTarget, input: { email?: string; origin?: ScanOrigin }): Promise<ScanStart> {
+    const { url, target, domain } = vetted;
     const email = input.email?.trim();
 
     for (let attempt = 0; attempt < 5; attempt += 1) {

@@ -23,7 +23,8 @@ export async function resolvePublicAddress(
   options: { allowPrivateNetworks: boolean; lookup?: LookupFn },
   url: string,
 ): Promise<ResolvedAddress> {
-  const bare = stripBrackets(hostname);
+  // The root label's dot ("localhost.") names the same host; judge it without, as the resolver would.
+  const bare = stripBrackets(hostname).replace(/(?<=[^.])\.$/, '');
   if (isIpLiteral(bare)) {
     if (!options.allowPrivateNetworks && !isPublicAddress(bare)) {
       throw new GuardedFetchError('blocked_address', `${bare} is not a public address`, url);
