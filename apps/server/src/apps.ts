@@ -12,6 +12,7 @@ import { documentHandlers } from './http/documents';
 import { ResponseCache } from './http/response-cache';
 import { journeyHandlers } from './journeys/handlers';
 import { leaderboardReadHandlers } from './leaderboard/handlers';
+import { a2aHandlers } from './a2a/handlers';
 import { mcpEndpointFor } from './mcp/hosts';
 import type { HandlerMap } from './mcp/tool';
 import { methodologyHandlers } from './methodology/handlers';
@@ -45,7 +46,11 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     corsOrigins: runtime.config.corsOrigins,
     responseCache,
     // The MCP tools run the same handler instances (and so share their rate limiters).
-    handlers: { ...operations, postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap) },
+    handlers: {
+      ...operations,
+      postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap),
+      ...a2aHandlers(runtime, operations as unknown as HandlerMap),
+    },
   });
 }
 

@@ -31,6 +31,7 @@ export function llmsTxt(facts: ServiceFacts): string {
     `- [Server card of the leaderboard MCP server](${lb.mcp.card}): name, version, endpoint and tools before connecting.`,
     `- [Server card of the feedback MCP server](${fb.mcp.card})`,
     `- [MCP catalog](${lb.base}/.well-known/mcp/catalog.json): both servers.`,
+    `- [A2A agent card](${lb.base}/.well-known/agent-card.json): an A2A 0.3 agent (JSON-RPC \`message/send\` at ${lb.base}/a2a) that answers questions about a company's readiness or the top of the ranking, through the same tools.`,
     '',
     `Leaderboard tools:`,
     '',
