@@ -1,11 +1,17 @@
 // Both hosts' MCP servers through the official MCP client over Streamable HTTP: every tool's schemas are valid JSON
 // Schema, every tool is called once with valid and once with invalid arguments (a tool error naming the argument,
-// never a crash), results match the declared output schemas, and the endpoint refuses foreign web origins.
+// never a crash), results match the declared output schemas, and the endpoint refuses foreign web origins. Then the
+// A2A agent, which answers through the same tools, driven by the official A2A SDK client (its A2A 0.3 JSON-RPC
+// transport, in a child process: see support/a2a-client.cjs), on the same server and scan.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { realPublicUrls } from './support/ports';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
 jest.setTimeout(60_000);
@@ -26,7 +32,9 @@ async function connect(base: string): Promise<Client> {
 }
 
 beforeAll(async () => {
-  server = await startScanTestServer({ seed: true });
+  // PUBLIC_URL names the real address: the A2A card's url is followed by the SDK client.
+  const { ports, env } = await realPublicUrls();
+  server = await startScanTestServer({ seed: true, ports, env });
   [leaderboard, feedback] = await Promise.all([connect(server.leaderboardUrl), connect(server.feedbackUrl)]);
   leaderboardTools = (await leaderboard.listTools()).tools;
   feedbackTools = (await feedback.listTools()).tools;
@@ -98,9 +106,10 @@ describe('tools/list', () => {
   });
 });
 
+let domain: string;
+
 describe('each tool, valid then invalid arguments', () => {
   let scanId: string;
-  let domain: string;
 
   test('start_scan starts (then joins) a scan; invalid: a URL that is not a string, an unscannable URL', async () => {
     const started = structured(await leaderboard.callTool({ name: 'start_scan', arguments: { url: server.urlOf('exemplary') } }) as CallToolResult);
@@ -214,5 +223,44 @@ describe('the endpoint', () => {
     const res = await fetch(`${server.leaderboardUrl}/mcp`, { headers: { accept: 'text/event-stream' } });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
+  });
+});
+
+interface SdkPart { content: { $case: string; value: unknown } }
+interface SdkRun {
+  legacy: boolean;
+  card: { name: string; skills: Array<{ id: string }>; supportedInterfaces: Array<{ url: string; protocolBinding: string }> };
+  /** The SDK's SendMessageResult for a message answer: the Message itself. */
+  answers: Array<{ role: number; messageId: string; parts: SdkPart[] }>;
+}
+
+async function askWithSdk(...texts: string[]): Promise<SdkRun> {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'support', 'a2a-client.cjs'), `${server.config.publicUrl}/.well-known/agent-card.json`, ...texts], { timeout: 30_000 });
+  return JSON.parse(stdout.trim()) as SdkRun;
+}
+
+const textOf = (run: SdkRun, i: number): string => String(run.answers[i].parts.find((p) => p.content.$case === 'text')!.content.value);
+
+describe('the A2A agent', () => {
+  test('the official SDK parses the card and gets agent messages for a company, an unknown domain and the ranking', async () => {
+    const run = await askWithSdk(`How ready is ${domain} for agents?`, 'And nowhere-at-all.example?', 'Who leads the leaderboard?');
+    expect(run.legacy).toBe(true);
+    expect(run.card.name).toBe('Agent-Readiness Leaderboard agent');
+    expect(run.card.skills.map((s) => s.id)).toEqual(['company-readiness', 'leaderboard-top']);
+    expect(run.card.supportedInterfaces[0]).toMatchObject({ url: `${server.config.publicUrl}/a2a`, protocolBinding: 'JSONRPC' });
+    for (const answer of run.answers) expect(answer).toMatchObject({ role: 2, messageId: expect.any(String) }); // ROLE_AGENT
+    expect(textOf(run, 0)).toMatch(new RegExp(`\\(${domain.replace(/\./g, '\\.')}\\) scores \\d+, grade `));
+    const data = run.answers[0].parts.find((p) => p.content.$case === 'data')!.content.value as { company: { domain: string }; report: { checks: unknown[] } };
+    expect(data.company.domain).toBe(domain);
+    expect(data.report.checks.length).toBeGreaterThan(40);
+    expect(textOf(run, 1)).toContain('No company with the domain nowhere-at-all.example is known');
+    // The scanned company is a community company; the ranking of curated companies is empty in this test.
+    expect(textOf(run, 2)).toBe('No company has been scored yet.');
+  });
+
+  test('JSON-RPC errors: an unknown method, a message without text', async () => {
+    const call = async (body: unknown) => (await (await fetch(`${server.leaderboardUrl}/a2a`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })).json()) as { id: unknown; error?: { code: number } };
+    expect(await call({ jsonrpc: '2.0', id: 4, method: 'tasks/resubscribe', params: {} })).toMatchObject({ id: 4, error: { code: -32601 } });
+    expect(await call({ jsonrpc: '2.0', id: 5, method: 'message/send', params: { message: { role: 'user', parts: [] } } })).toMatchObject({ id: 5, error: { code: -32602 } });
   });
 });
