@@ -56,7 +56,11 @@ describe('with SMTP_URL', () => {
     expect(text).toContain(`Subject: Agent-readiness of fern-journal.test: ${scan.score}/100 (${scan.grade})`);
     expect(text).toContain(`Grade: ${scan.grade}`);
     expect(text).toContain(`${t.config.publicUrl}/v1/leaderboard/companies/fern-journal.test?community=include`);
-    const [row] = await t.db.prisma.mailOutbox.findMany({ where: { scanId: scan.id } });
+    // The SMTP server has the mail before the worker records the delivery: wait for the outbox row to say so.
+    const row = await pollUntil('the outbox row marked sent', async () => {
+      const [r] = await t.db.prisma.mailOutbox.findMany({ where: { scanId: scan.id } });
+      return r?.status === 'sent' ? r : undefined;
+    });
     expect(row).toMatchObject({ status: 'sent', attempts: 1, to: 'reader@example.com' });
   });
 
