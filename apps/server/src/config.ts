@@ -15,6 +15,10 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | null;
   logLevel: string;
+  /** pretty (pino-pretty) or json; null = pretty in development on a terminal, else json. */
+  logFormat: 'pretty' | 'json' | null;
+  /** Port of the operations listener (/metrics, /healthz, /readyz) on HOST; null = none. */
+  metricsPort: number | null;
   validateResponses: ResponseValidation;
   seedFile: string | null;
   /** Key for signing leaderboard cursors; every process of one deployment must share it. Null when unset outside
@@ -113,6 +117,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push('LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent');
   }
 
+  const logFormat = read('LOG_FORMAT') ?? null;
+  if (logFormat !== null && logFormat !== 'pretty' && logFormat !== 'json') problems.push('LOG_FORMAT must be pretty or json');
+  const metricsPort = read('METRICS_PORT') === undefined ? null : int('METRICS_PORT', 0, 0, 65535);
+
   const rescanRaw = read('RESCAN_INTERVAL') ?? '7d';
   const rescanIntervalMs = parseInterval(rescanRaw);
   if (rescanIntervalMs === undefined) problems.push('RESCAN_INTERVAL must be "off" or a duration like 7d, 12h, 30m, 45s');
@@ -142,6 +150,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     dataDir: path.resolve(cwd, read('DATA_DIR') ?? './data'),
     databaseUrl,
     logLevel,
+    logFormat: logFormat as Config['logFormat'],
+    metricsPort,
     validateResponses: validateRaw as ResponseValidation,
     seedFile: seedFile ? path.resolve(cwd, seedFile) : null,
     cursorSecret,

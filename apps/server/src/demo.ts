@@ -6,7 +6,10 @@
 import { PERSONAS, startSandbox } from '@arl/sandbox';
 import { loadConfig, type Config } from './config';
 import { startBackground } from './jobs/background';
-import { createLogger } from './logger';
+import { claimDataDir } from './lifecycle/claim';
+import { DataDirBusyError } from './lifecycle/data-dir-lock';
+import { assertPortsFree, PortBusyError } from './lifecycle/port-check';
+import { createLogger, logOutputOf, secretsOf } from './logger';
 import { createRuntime } from './runtime';
 import { listen } from './server';
 
@@ -18,7 +21,9 @@ async function main(): Promise<void> {
   // The personas live on loopback, so the demo must reach private addresses; its DNS knows only the personas'
   // names, so nothing else is fetched. Rescans of the curated list stay off: the demo is about the personas.
   const config: Config = { ...loaded, scan: { ...loaded.scan, allowPrivateNetworks: true, rescanIntervalMs: null } };
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  claimDataDir(config);
+  await assertPortsFree(config.host, [{ variable: 'PORT', port: config.port }, { variable: 'FEEDBACK_PORT', port: config.feedbackPort }]);
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { secrets: secretsOf(config), ...logOutputOf(config) });
   const sandbox = await startSandbox({ latencyMs: 20 });
   const runtime = await createRuntime(config, { logger, fetchPolicy: { lookup: sandbox.lookup } });
   const servers = await listen(runtime);
@@ -70,6 +75,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof DataDirBusyError || err instanceof PortBusyError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
   process.stderr.write(`Demo failed: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

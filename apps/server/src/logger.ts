@@ -13,6 +13,10 @@ export interface LoggerOptions {
   secrets?: Array<string | null | undefined>;
   /** Where lines go (default stdout); tests pass a stream to read them. */
   destination?: DestinationStream;
+  /** pretty: human-readable lines (pino-pretty); json: one JSON object per line. Unset: pretty only in development
+   *  on a terminal, so production, files, pipes and tests get JSON. */
+  format?: 'pretty' | 'json' | null;
+  nodeEnv?: string;
 }
 
 const CENSOR = '[redacted]';
@@ -68,6 +72,21 @@ export function createLogger(level: string, options: LoggerOptions = {}): Logger
         },
       },
     },
-    options.destination,
+    options.destination ?? prettyDestination(options),
   );
 }
+
+/** pino-pretty on stdout when the options ask for it (see LoggerOptions.format); undefined = JSON on stdout. */
+function prettyDestination(options: LoggerOptions): DestinationStream | undefined {
+  const pretty = options.format ? options.format === 'pretty' : (options.nodeEnv ?? 'development') !== 'production' && process.stdout.isTTY === true;
+  if (!pretty) return undefined;
+  // Loaded only when used: production never needs it. Synchronous, in-process (no worker thread to outlive us).
+  const build = require('pino-pretty') as (opts: object) => DestinationStream;
+  return build({ sync: true, colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' });
+}
+
+/** The format options of a Config (LOG_FORMAT, NODE_ENV). */
+export const logOutputOf = (config: Pick<Config, 'logFormat' | 'nodeEnv'>): Pick<LoggerOptions, 'format' | 'nodeEnv'> => ({
+  format: config.logFormat,
+  nodeEnv: config.nodeEnv,
+});

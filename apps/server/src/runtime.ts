@@ -14,6 +14,7 @@ import { LeaderboardService } from './leaderboard/service';
 import { resolveSecrets, type Secrets } from './local-secrets';
 import type { FetchPolicy } from '@arl/scanner';
 import type { JobQueue } from './jobs/queue';
+import { createMetrics, observeDatabase, type Metrics } from './metrics/metrics';
 import { createScanPipeline } from './scans/create';
 import type { ScanService } from './scans/service';
 import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
@@ -37,6 +38,8 @@ export interface Runtime {
   /** Progress notifications of scans and journeys (across processes), and the open event streams that follow them. */
   progress: ProgressFeed;
   streams: EventStreams;
+  /** Prometheus metrics of this process (served by the operations listener, METRICS_PORT). */
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -78,8 +81,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       clock,
     });
     const feedback = createFeedbackService(config, secrets.invite, db, clock);
-    const pipeline = createScanPipeline({ config, db, changes, clock, logger, fetchPolicy: options.fetchPolicy });
-    const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
+    const metrics = createMetrics();
+    observeDatabase(metrics, db);
+    const pipeline = createScanPipeline({ config, db, changes, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
+    const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
     const readiness: Readiness = {
       draining: false,
       async check() {
@@ -94,6 +99,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       journeys,
       progress,
       streams,
+      metrics,
       async close() {
         if (closed) return;
         closed = true;

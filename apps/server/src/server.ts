@@ -2,8 +2,10 @@
 // then close the runtime. A second signal, or the deadline, forces the exit.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { specPaths } from '@arl/contract/node';
 import { createFeedbackApp, createLeaderboardListener } from './apps';
 import { answerClientErrors } from './http/client-errors';
+import { instrumentListener } from './metrics/http-metrics';
 import type { Runtime } from './runtime';
 
 export interface RunningServers {
@@ -17,8 +19,10 @@ export interface RunningServers {
 
 export async function listen(runtime: Runtime, ports = { port: runtime.config.port, feedbackPort: runtime.config.feedbackPort }): Promise<RunningServers> {
   const { host } = runtime.config;
-  const leaderboard = await start(http.createServer(createLeaderboardListener(runtime)), host, ports.port, runtime);
-  const feedback = await start(http.createServer(createFeedbackApp(runtime)), host, ports.feedbackPort, runtime);
+  const leaderboardListener = instrumentListener(createLeaderboardListener(runtime), 'leaderboard', specPaths.leaderboard, runtime.metrics);
+  const feedbackListener = instrumentListener(createFeedbackApp(runtime), 'feedback', specPaths.feedback, runtime.metrics);
+  const leaderboard = await start(http.createServer(leaderboardListener), host, ports.port, runtime);
+  const feedback = await start(http.createServer(feedbackListener), host, ports.feedbackPort, runtime);
   let closing: Promise<void> | null = null;
   return {
     leaderboard,

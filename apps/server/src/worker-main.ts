@@ -2,11 +2,16 @@
 // worker processes share one PostgreSQL (WORKER_IN_PROCESS=false on the API processes). Flags:
 //   --resolve NAME=ADDRESS   pin scan hostnames to addresses (repeatable, NAME may be *.suffix)
 //   --lease-ms N             job lease (default 15000): how soon another worker takes over a dead worker's job
-// SIGTERM/SIGINT stop taking jobs and interrupt in-flight scans within SHUTDOWN_TIMEOUT_MS; a second signal exits.
+// With METRICS_PORT set it serves /metrics, /healthz and /readyz (ready: the database answers and the worker takes
+// jobs). SIGTERM/SIGINT stop taking jobs, let in-flight jobs use most of SHUTDOWN_TIMEOUT_MS and hand the rest back
+// to the queue; a second signal exits at once.
 import { exitOnSignals, loadConfigOrExit, runMain } from './cli/process-lifecycle';
 import { parseResolveFlags } from './cli/resolve-flag';
 import { startBackground } from './jobs/background';
-import { createLogger, secretsOf } from './logger';
+import { storageOf } from './lifecycle/claim';
+import { assertPortsFree } from './lifecycle/port-check';
+import { createLogger, logOutputOf, secretsOf } from './logger';
+import { startOpsServer } from './metrics/ops-server';
 import { createRuntime } from './runtime';
 
 function flag(argv: string[], name: string): string | undefined {
@@ -28,13 +33,23 @@ runMain('Worker', async () => {
     process.stderr.write('--lease-ms must be an integer from 100 to 600000\n');
     process.exit(2);
   }
-  const logger = createLogger(config.logLevel, { secrets: secretsOf(config) });
+  if (config.metricsPort) await assertPortsFree(config.host, [{ variable: 'METRICS_PORT', port: config.metricsPort }]);
+  const logger = createLogger(config.logLevel, { secrets: secretsOf(config), ...logOutputOf(config) });
+  logger.info({ ...storageOf(config), dataDir: config.dataDir }, 'starting');
   const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv) });
   const background = startBackground(runtime, { leaseMs });
-  logger.info({ workerId: background.worker.id, database: runtime.db.kind, concurrency: config.scan.concurrency }, 'worker running');
+  const ops = config.metricsPort === null ? null : await startOpsServer({
+    host: config.host, port: config.metricsPort, metrics: runtime.metrics,
+    ready: async () => {
+      if (background.worker.status !== 'active') throw new Error(`The worker is ${background.worker.status}.`);
+      await runtime.readiness.check().catch(() => { throw new Error('The database does not answer.'); });
+    },
+  });
+  logger.info({ workerId: background.worker.id, database: runtime.db.kind, concurrency: config.scan.concurrency, metrics: ops?.url ?? null, pid: process.pid }, 'worker running');
 
   exitOnSignals(logger, config.shutdownTimeoutMs, async () => {
-    await background.stop(Math.floor(config.shutdownTimeoutMs / 2));
+    await background.stop(Math.floor(config.shutdownTimeoutMs * 0.8));
+    await ops?.close();
     await runtime.close();
   });
 });

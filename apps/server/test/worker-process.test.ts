@@ -1,10 +1,15 @@
 // Crash safety and shutdown with real child processes (the built dist/ entry points; the test task builds first).
 //
-// PGlite (always): `npm start` in a child on a DATA_DIR: kill -9 mid-scan and restart -> the scan is retried once
-// and finishes; killed twice -> it ends `interrupted`; SIGTERM mid-scan -> the child exits cleanly within the
-// deadline and the scan ended `interrupted`; every restart finds what was there before.
+// PGlite (always): `npm start` in a child on a DATA_DIR: the DATA_DIR has one owner (a second server and the owner
+// CLI are refused while it runs, naming the directory and the owner's PID; the CLI runs once it stopped); kill -9
+// mid-scan and restart -> the scan is retried once and finishes (kill -9 leaves no stale lock); killed twice -> it
+// ends `interrupted`; SIGTERM mid-scan -> the child exits cleanly within the deadline, the scan is handed back to
+// the queue (not an attempt) and the restarted server finishes it with exactly one mail; every restart finds what
+// was there before.
 // PostgreSQL (only with TEST_DATABASE_URL: PGlite cannot be shared by processes): two `npm run worker` processes
-// share the queue, no scan runs twice, and a worker killed mid-scan is replaced by the other after its lease.
+// share the queue, no scan runs twice, and a worker killed mid-scan is replaced by the other after its lease; two
+// API processes beside them serve the same data (a scan submitted to one is read from the other, the leaderboards
+// agree); the workers' health, readiness and metrics probes answer.
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,7 +28,9 @@ interface Child {
 
 function spawnNode(script: string, env: Record<string, string>, args: string[] = []): Child {
   let output = '';
-  const proc = spawn(process.execPath, [path.join(DIST, script), '--resolve', '*.test=127.0.0.1', ...args], {
+  // The long-running entry points resolve the sandbox's names; the CLIs take only their own arguments.
+  const resolve = script.startsWith('cli/') ? [] : ['--resolve', '*.test=127.0.0.1'];
+  const proc = spawn(process.execPath, [path.join(DIST, script), ...resolve, ...args], {
     env: { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info', HOST: '127.0.0.1', SCAN_ALLOW_PRIVATE_NETWORKS: 'true', RESCAN_INTERVAL: 'off', SCAN_RATE_LIMIT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -60,8 +67,8 @@ describe('embedded database (PGlite) in a child process', () => {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  async function startServer(): Promise<string> {
-    child = spawnNode('main.js', { DATA_DIR: dataDir, PORT: '0', FEEDBACK_PORT: '0', SHUTDOWN_TIMEOUT_MS: '8000' });
+  async function startServer(env: Record<string, string> = {}): Promise<string> {
+    child = spawnNode('main.js', { DATA_DIR: dataDir, PORT: '0', FEEDBACK_PORT: '0', SHUTDOWN_TIMEOUT_MS: '8000', ...env });
     const c = child;
     const line = await pollUntil('the server to listen', async () => {
       if (c.proc.exitCode !== null) throw new Error(`server exited: ${c.output()}`);
@@ -77,8 +84,32 @@ describe('embedded database (PGlite) in a child process', () => {
 
   let base = '';
 
-  test('kill -9 mid-scan: killed twice, scans end interrupted; killed once and restarted, a scan is retried and finishes', async () => {
+  /** Runs a child to its exit (refusals must come at once, not after a database start). */
+  async function runToExit(c: Child): Promise<{ code: number | null; output: string }> {
+    return { code: await c.exited, output: c.output() };
+  }
+
+  test('one owner per DATA_DIR: a second server and the owner CLI are refused at once, naming the directory and the PID', async () => {
     base = await startServer();
+    const ownerPid = child!.proc.pid!;
+    const before = fs.readdirSync(path.join(dataDir, 'pglite')).length;
+    const second = await runToExit(spawnNode('main.js', { DATA_DIR: dataDir, PORT: '0', FEEDBACK_PORT: '0' }));
+    expect(second.code).toBe(1);
+    expect(second.output.trim()).toBe(
+      `${dataDir} is already in use by process ${ownerPid}: only one process may open the embedded database, so stop that process first or choose another DATA_DIR.`,
+    );
+    const cli = await runToExit(spawnNode('cli/feedback.js', { DATA_DIR: dataDir }, ['project', 'create', 'ghost', '--name', 'Ghost']));
+    expect(cli.code).toBe(1);
+    expect(cli.output).toContain(`${dataDir} is already in use by process ${ownerPid}`);
+    const migrate = await runToExit(spawnNode('cli/db.js', { DATA_DIR: dataDir }, ['migrate']));
+    expect(migrate.code).toBe(1);
+    expect(migrate.output).toContain(`${dataDir} is already in use by process ${ownerPid}`);
+    // Nothing was opened or written by the refused processes, and the owner still serves.
+    expect(fs.readdirSync(path.join(dataDir, 'pglite')).length).toBe(before);
+    expect((await fetch(`${base}/readyz`)).status).toBe(200);
+  });
+
+  test('kill -9 mid-scan: killed twice, scans end interrupted; killed once and restarted, a scan is retried and finishes', async () => {
     // Two scans run at once (SCAN_CONCURRENCY 2); both are killed in attempt 1, then again in attempt 2.
     const a = await post(base, `${sandbox.urlOf('exemplary')}?kill=a`);
     const b = await post(base, `${sandbox.urlOf('exemplary')}?kill=b`);
@@ -113,18 +144,43 @@ describe('embedded database (PGlite) in a child process', () => {
     expect((await waitForScanEnd(base, again.id, 30_000)).ending).toBe('finished');
   });
 
-  test('SIGTERM mid-scan: a clean exit within the deadline, the scan ended interrupted; a restart finds everything', async () => {
-    const scan = await post(base, `${sandbox.urlOf('exemplary')}?sigterm`);
+  test('SIGTERM mid-scan (a deploy): a clean exit, the scan handed back to the queue; the restart finishes it, one mail', async () => {
+    // A short shutdown window, so that the scan (several seconds at 150 ms per response) cannot finish inside it.
+    await kill9();
+    base = await startServer({ SHUTDOWN_TIMEOUT_MS: '1500' });
+    const submitted = await fetch(`${base}/v1/leaderboard/scans`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: `${sandbox.urlOf('exemplary')}?sigterm`, email: 'deploy@example.com' }),
+    });
+    expect(submitted.status).toBe(202);
+    const scan = ((await submitted.json()) as { scan: { id: string } }).scan;
     await pollUntil('the scan to be gathering', async () => midScan(await readScan(base, scan.id)) === 1, 30_000);
     const started = Date.now();
     child!.proc.kill('SIGTERM');
     expect(await child!.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(8000);
+    expect(Date.now() - started).toBeLessThan(1500);
+    expect(child!.output()).toContain('job handed back to the queue');
+
+    // Stopped: the owner CLI may open the data directory now.
+    const cli = await runToExit(spawnNode('cli/feedback.js', { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, ['project', 'list']));
+    expect(cli.code).toBe(0);
+    expect(cli.output).toMatch(/^leaderboard\t/m);
 
     base = await startServer();
-    const ended = await readScan(base, scan.id);
-    expect(ended).toMatchObject({ state: 'ended', ending: 'interrupted' });
-    expect(ended.cause).toMatch(/shut down/);
+    const ended = await waitForScanEnd(base, scan.id, 60_000);
+    expect(ended.ending).toBe('finished');
+    expect(steps(ended).filter((s) => s === 'running')).toHaveLength(2);
+    expect(steps(ended).filter((s) => s === 'waiting')).toHaveLength(2);
+    // The hand-back was not an attempt: the restarted server finished the job on attempt 1 (of 2).
+    const endLine = child!.output().split('\n').find((l) => l.includes('"msg":"scan ended"') && l.includes(scan.id))!;
+    expect(JSON.parse(endLine)).toMatchObject({ attempt: 1, domain: 'exemplary-co.test', ending: 'finished' });
+    const outbox = path.join(dataDir, 'outbox');
+    const mails = await pollUntil('the mail', async () => {
+      const found = (fs.existsSync(outbox) ? fs.readdirSync(outbox) : []).filter((f) => /^To: deploy@example\.com$/m.test(fs.readFileSync(path.join(outbox, f), 'utf8')));
+      return found.length > 0 ? found : undefined;
+    });
+    expect(mails).toHaveLength(1);
+    expect(fs.readFileSync(path.join(outbox, mails[0]), 'utf8')).toContain('exemplary-co.test');
     // What the first test stored survived the restarts.
     const res = await fetch(`${base}/v1/leaderboard/companies/exemplary-co.test?community=include`);
     expect(res.status).toBe(200);
@@ -134,41 +190,64 @@ describe('embedded database (PGlite) in a child process', () => {
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 if (pgUrl) {
-  describe('PostgreSQL: two worker processes share one queue', () => {
-    test('every scan ends exactly once; a worker killed mid-scan is replaced by the other after its lease', async () => {
+  describe('PostgreSQL: two API processes and two worker processes on one database', () => {
+    test('every scan ends exactly once and reads the same from either API; a killed worker is replaced after its lease', async () => {
       const t = await startScanTestServer({ worker: false, sandbox });
       const url = new URL(pgUrl);
       url.searchParams.set('schema', t.runtime.db.schema);
-      const env = { DATABASE_URL: url.toString(), SCAN_CONCURRENCY: '2', SHUTDOWN_TIMEOUT_MS: '5000' };
+      const env = { DATABASE_URL: url.toString(), SCAN_CONCURRENCY: '2', SHUTDOWN_TIMEOUT_MS: '5000', METRICS_PORT: '0' };
       const workers = [spawnNode('worker-main.js', env, ['--lease-ms', '1500']), spawnNode('worker-main.js', env, ['--lease-ms', '1500'])];
+      // The README's scale-out recipe: API processes without the in-process worker, each on its own ports.
+      const apis = [0, 1].map(() => spawnNode('main.js', { ...env, WORKER_IN_PROCESS: 'false', PORT: '0', FEEDBACK_PORT: '0' }));
+      const line = (c: Child, msg: string) =>
+        pollUntil(msg, async () => {
+          if (c.proc.exitCode !== null) throw new Error(c.output());
+          const found = c.output().split('\n').find((l) => l.includes(`"msg":"${msg}"`));
+          return found ? (JSON.parse(found) as Record<string, string>) : undefined;
+        }, 60_000);
       try {
-        for (const w of workers) {
-          await pollUntil('worker start', async () => {
-            if (w.proc.exitCode !== null) throw new Error(w.output());
-            return w.output().includes('"msg":"worker running"');
-          }, 60_000);
+        const workerProbes = await Promise.all(workers.map((w) => line(w, 'worker running')));
+        const [one, two] = await Promise.all(apis.map((a) => line(a, 'listening')));
+        for (const probe of workerProbes) {
+          expect((await fetch(`${probe.metrics}/healthz`)).status).toBe(200);
+          expect((await fetch(`${probe.metrics}/readyz`)).status).toBe(200);
         }
+
         const personas = ['exemplary', 'typical-saas', 'content-site', 'bare-mcp', 'mcp-app'] as const;
         const scans = [];
-        for (let i = 0; i < 12; i += 1) scans.push(await post(t.leaderboardUrl, `${sandbox.urlOf(personas[i % personas.length])}?n=${i}`));
-        const ended = await Promise.all(scans.map((s) => waitForScanEnd(t.leaderboardUrl, s.id, 60_000)));
+        for (let i = 0; i < 12; i += 1) scans.push(await post(one.leaderboard, `${sandbox.urlOf(personas[i % personas.length])}?n=${i}`));
+        // Submitted to one API process, read from the other.
+        const ended = await Promise.all(scans.map((s) => waitForScanEnd(two.leaderboard, s.id, 60_000)));
         for (const scan of ended) {
           expect(scan.ending).toBe('finished');
           expect(steps(scan).filter((s) => s === 'running')).toHaveLength(1);
+          expect(await readScan(one.leaderboard, scan.id)).toEqual(scan);
         }
+        // Both API processes rank the same companies the same way (each learnt of the scans through the change feed).
+        const board = async (base: string) => (await (await fetch(`${base}/v1/leaderboard?community=include&limit=50`)).json()) as { items: unknown[]; total: number };
+        const [a, b] = [await board(one.leaderboard), await board(two.leaderboard)];
+        expect(a.items.length).toBeGreaterThan(0);
+        expect(a.total).toBe(a.items.length);
+        expect(b).toEqual(a);
 
-        const slow = await post(t.leaderboardUrl, `${sandbox.urlOf('exemplary')}?victim`);
-        await pollUntil('gathering', async () => midScan(await readScan(t.leaderboardUrl, slow.id)) === 1, 30_000);
+        // The workers' metrics: queue depth from the shared table, scan endings counted where they ran.
+        const metrics = await Promise.all(workerProbes.map(async (p) => (await fetch(`${p.metrics}/metrics`)).text()));
+        const endedBy = metrics.map((m) => Number(/^arl_scans_ended_total\{ending="finished"\} (\d+)$/m.exec(m)?.[1] ?? 0));
+        expect(endedBy[0] + endedBy[1]).toBe(12);
+        expect(metrics[0]).toMatch(/^arl_db_pool_connections\{state="total"\} \d+$/m);
+
+        const slow = await post(one.leaderboard, `${sandbox.urlOf('exemplary')}?victim`);
+        await pollUntil('gathering', async () => midScan(await readScan(two.leaderboard, slow.id)) === 1, 30_000);
         const [{ locked_by }] = (await t.db.executeSql(`SELECT locked_by FROM jobs WHERE payload->>'scanId' = $1`, [slow.id])).rows;
         const victim = workers.find((w) => String(locked_by).includes(`:${w.proc.pid}:`))!;
         victim.proc.kill('SIGKILL');
         await victim.exited;
-        const recovered = await waitForScanEnd(t.leaderboardUrl, slow.id, 60_000);
+        const recovered = await waitForScanEnd(one.leaderboard, slow.id, 60_000);
         expect(recovered.ending).toBe('finished');
         expect(steps(recovered).filter((s) => s === 'running')).toHaveLength(2);
       } finally {
-        for (const w of workers) if (w.proc.exitCode === null) w.proc.kill('SIGTERM');
-        await Promise.all(workers.map((w) => w.exited));
+        for (const c of [...workers, ...apis]) if (c.proc.exitCode === null) c.proc.kill('SIGTERM');
+        await Promise.all([...workers, ...apis].map((c) => c.exited));
         await t.close();
       }
     });

@@ -124,34 +124,78 @@ test('a job whose worker vanished is recovered after its lease expires and runs 
   }
 });
 
-test('the deadline aborts the signal with DeadlineAbort; stop() aborts in-flight jobs with ShutdownAbort', async () => {
+test('the deadline aborts the signal with DeadlineAbort', async () => {
   const queue = new JobQueue(db, logger);
   const reasons: unknown[] = [];
-  const started: string[] = [];
-  const untilAborted = (signal: AbortSignal) =>
-    new Promise<void>((resolve) => signal.addEventListener('abort', () => {
-      reasons.push(signal.reason);
+  queue.define('wait', {
+    concurrency: 1, maxAttempts: 1, timeoutMs: 60_000,
+    run: (_job, ctx) => new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => {
+      reasons.push(ctx.signal.reason);
       resolve();
-    }));
-  queue.define<{ name: string }>('wait', {
-    concurrency: 2, maxAttempts: 1, timeoutMs: 60_000,
-    async run(job, ctx) {
-      started.push(job.payload.name);
-      await untilAborted(ctx.signal);
-    },
+    })),
   });
   const worker = new Worker(queue, logger, { pollMs: 20 });
   worker.start();
-  const short = await queue.enqueue('wait', { name: 'short' }, { timeoutMs: 100 });
-  await waitFor('deadline', async () => (await jobState(short))?.state === 'completed');
-  expect(reasons[0]).toBeInstanceOf(DeadlineAbort);
-  const long = await queue.enqueue('wait', { name: 'long' });
-  await waitFor('start', async () => started.includes('long'));
-  await worker.stop(5000);
-  expect(reasons[1]).toBeInstanceOf(ShutdownAbort);
-  expect((await jobState(long))?.state).toBe('completed');
-  expect(worker.status).toBe('stopped');
-  await worker.stop(); // idempotent
+  try {
+    const short = await queue.enqueue('wait', {}, { timeoutMs: 100 });
+    await waitFor('deadline', async () => (await jobState(short))?.state === 'completed');
+    expect(reasons[0]).toBeInstanceOf(DeadlineAbort);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('stop(): jobs that finish in the shutdown window complete; the rest are handed back, not counted as attempts', async () => {
+  const queue = new JobQueue(db, logger);
+  const runs: Array<{ name: string; attempt: number; reason?: unknown }> = [];
+  const retried: string[] = [];
+  queue.define<{ name: string; ms: number }>('deploy', {
+    concurrency: 3, maxAttempts: 1, timeoutMs: 60_000,
+    async run(job, ctx) {
+      const run: { name: string; attempt: number; reason?: unknown } = { name: job.payload.name, attempt: job.attempt };
+      runs.push(run);
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(resolve, job.payload.ms);
+        ctx.signal.addEventListener('abort', () => {
+          clearTimeout(timer);
+          run.reason = ctx.signal.reason;
+          reject(ctx.signal.reason);
+        });
+      });
+    },
+    async onRetry(job) {
+      retried.push((job.payload as { name: string }).name);
+    },
+  });
+  const first = new Worker(queue, logger, { pollMs: 20 });
+  first.start();
+  const quick = await queue.enqueue('deploy', { name: 'quick', ms: 150 });
+  const slow = await queue.enqueue('deploy', { name: 'slow', ms: 60_000 });
+  await waitFor('both running', async () => runs.length === 2);
+  const stopped = Date.now();
+  await first.stop(800); // window 600 ms, then 200 ms to hand back
+  expect(Date.now() - stopped).toBeLessThan(800);
+  expect(await jobState(quick)).toMatchObject({ state: 'completed', attempts: 1 });
+  expect(runs.find((r) => r.name === 'quick')!.reason).toBeUndefined();
+  expect(runs.find((r) => r.name === 'slow')!.reason).toBeInstanceOf(ShutdownAbort);
+  // Handed back: queued, unlocked, the attempt not counted (maxAttempts 1 would otherwise have been used up).
+  expect(await jobState(slow)).toMatchObject({ state: 'queued', attempts: 0, last_error: null });
+  const { rows } = await db.executeSql('SELECT locked_by FROM jobs WHERE id = $1::uuid', [slow]);
+  expect(rows[0].locked_by).toBeNull();
+  expect(retried).toEqual(['slow']);
+
+  // The next worker (a restart, or another process) runs it as its first attempt.
+  await db.executeSql(`UPDATE jobs SET payload = jsonb_set(payload, '{ms}', '10') WHERE id = $1::uuid`, [slow]);
+  const second = new Worker(queue, logger, { pollMs: 20 });
+  second.start();
+  try {
+    await waitFor('the handed-back job to complete', async () => (await jobState(slow))?.state === 'completed');
+    expect(runs.filter((r) => r.name === 'slow').map((r) => r.attempt)).toEqual([1, 1]);
+  } finally {
+    await second.stop();
+  }
+  expect(first.status).toBe('stopped');
+  await first.stop(); // idempotent
 });
 
 test('concurrency bounds parallel jobs per worker, and two workers never run one job twice', async () => {

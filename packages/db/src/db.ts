@@ -36,6 +36,8 @@ export interface Db {
   /** PostgreSQL connection string (with the schema's search_path) when kind==='postgres'; null for PGlite. */
   connectionString: string | null;
   schema: string;
+  /** Connections of the PostgreSQL pool (for metrics); null for PGlite, which has one session and no pool. */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   /** Idempotent: disconnects Prisma and closes the PGlite instance / pg pool. */
   close(): Promise<void>;
 }
@@ -142,6 +144,7 @@ export async function createPostgresDb(databaseUrl: string, options: DbOptions):
     async executeSql(text, values) {
       return normalizeRows(await pool.query(text, values as unknown[] | undefined));
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     close() {
       closed ??= (async () => {
         await prisma.$disconnect().catch(() => undefined);
@@ -195,6 +198,7 @@ export async function createPgliteDb(options: DbOptions, extra: { loadDataDir?: 
     kind: 'pglite',
     schema,
     connectionString: null,
+    poolStats: () => null,
     async executeSql(text, values) {
       if (values && values.length > 0) return normalizeRows(await pglite.query(text, values));
       // Without parameters: the simple-query protocol, so multi-statement scripts (DDL) work.

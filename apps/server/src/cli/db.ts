@@ -2,6 +2,7 @@
 // SEED_FILE), so the CLI and the server always touch the same database.
 import { createDb, migrate, seed } from '@arl/db';
 import { ConfigError, loadConfig, pgliteDir } from '../config';
+import { claimDataDir } from '../lifecycle/claim';
 import { createLogger } from '../logger';
 
 const USAGE = `Usage: node dist/cli/db.js <migrate|seed>
@@ -15,6 +16,7 @@ async function main(command: string | undefined): Promise<number> {
     return command === '--help' || command === '-h' ? 0 : 2;
   }
   const config = loadConfig();
+  claimDataDir(config); // the embedded database has one owner: refuse while the server runs
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const db = await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: pgliteDir(config), logger });
   try {

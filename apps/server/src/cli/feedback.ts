@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config';
+import { claimDataDir } from '../lifecycle/claim';
+import { DataDirBusyError } from '../lifecycle/data-dir-lock';
 import { createRuntime, type Runtime } from '../runtime';
 import { checkFeedbackCommand, runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
 
@@ -20,12 +22,17 @@ async function main(argv: string[]): Promise<number> {
     const logger = pino({ name: 'arl-feedback', level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
     const command = parseCommand(argv);
     checkFeedbackCommand(command.positionals, command.values);
+    claimDataDir(config); // the embedded database has one owner: refuse while the server runs
     runtime = await createRuntime(config, { logger });
     const out = command.values.out ? fs.createWriteStream(command.values.out as string) : process.stdout;
     await runFeedbackCommand(runtime, command.positionals, command.values, out, process.stderr);
     if (out !== process.stdout) await new Promise<void>((resolve, reject) => (out as fs.WriteStream).end((err?: Error | null) => (err ? reject(err) : resolve())));
     return 0;
   } catch (err) {
+    if (err instanceof DataDirBusyError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
     if (err instanceof UsageError || err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n${err instanceof UsageError && err.exitCode === undefined ? 'Run `npm run feedback -- --help` for usage.\n' : ''}`);
       return err instanceof UsageError && err.exitCode !== undefined ? err.exitCode : 2;

@@ -4,6 +4,7 @@
 // - claim() takes due jobs of one kind with FOR UPDATE SKIP LOCKED and stamps a lease (locked_by, locked_until).
 // - The worker renews the lease while the job runs; a worker that dies stops renewing, the lease expires, and
 //   recoverExpired() (run by every worker) puts the job back in the queue or gives up on it.
+// - release() hands a job back untouched when its worker shuts down: queued again at once, the attempt not counted.
 // - complete()/retry()/giveUp() are fenced by the lease: a worker that lost its job cannot finish it.
 //
 // Job kinds are registered with their handler and hooks (scans, mail, journeys...); the queue itself knows none.
@@ -195,6 +196,30 @@ export class JobQueue {
     } catch (err) {
       this.logger.error({ err, jobId: job.id }, 'could not record a failed job attempt; its lease will expire');
       return 'not_ours';
+    }
+  }
+
+  /**
+   * Hands a job back to the queue because its worker is shutting down (a deploy, not a failure): queued again at
+   * once, the lease released and the attempt not counted, so a restart or another worker runs it as if it had never
+   * been claimed. The kind's onRetry hook runs in the same transaction. Fenced by the lease.
+   */
+  async release(job: Job, workerId: string): Promise<boolean> {
+    const definition = this.kinds.get(job.kind);
+    try {
+      return await this.db.prisma.$transaction(async (tx) => {
+        const count = await tx.$executeRawUnsafe(
+          `UPDATE jobs SET state = 'queued', attempts = attempts - 1, locked_by = NULL, locked_until = NULL, run_at = now()
+           WHERE id = $1::uuid AND locked_by = $2 AND state = 'active' AND attempts = $3`,
+          job.id, workerId, job.attempt,
+        );
+        if (count !== 1) return false;
+        await definition?.onRetry?.(job, 'handed back: the worker is shutting down', tx);
+        return true;
+      });
+    } catch (err) {
+      this.logger.error({ err, jobId: job.id }, 'could not hand a job back; its lease will expire');
+      return false;
     }
   }
 

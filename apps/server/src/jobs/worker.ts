@@ -55,6 +55,8 @@ export class Worker {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
+  /** Set when the shutdown window ends: a job claimed after that is handed back at once. */
+  private handingBack = false;
   private unsubscribe: (() => void) | null = null;
 
   constructor(private readonly queue: JobQueue, private readonly logger: Logger, private readonly options: WorkerOptions = {}) {
@@ -159,7 +161,7 @@ export class Worker {
         });
     }, Math.max(50, Math.floor(this.leaseMs / 3)));
     this.active.set(job.kind, (this.active.get(job.kind) ?? 0) + 1);
-    if (this.state !== 'active') controller.abort(new ShutdownAbort());
+    if (this.handingBack) controller.abort(new ShutdownAbort());
 
     let completed = false;
     const done = (async () => {
@@ -179,6 +181,9 @@ export class Worker {
       } catch (err) {
         if (err instanceof LeaseLostError) {
           log.warn('job finished after losing its lease: its outcome was discarded');
+        } else if (controller.signal.reason instanceof ShutdownAbort) {
+          const released = await this.queue.release(job, this.id);
+          log.info({ released }, 'shutting down: job handed back to the queue');
         } else {
           const outcome = await this.queue.fail(job, this.id, err instanceof Error ? err.message : String(err));
           log.error({ err, outcome }, 'job attempt failed');
@@ -195,8 +200,9 @@ export class Worker {
   }
 
   /**
-   * Stops claiming, aborts the jobs in flight (their handlers record how they ended) and waits for them, at most
-   * `timeoutMs`. Idempotent. A job still running at the timeout keeps its lease until it expires.
+   * Stops claiming and lets the jobs in flight use the shutdown window: those still running near its end are aborted
+   * and handed back to the queue (lease released, attempt not counted) for the restarted or another worker. Waits at
+   * most `timeoutMs` in all; a job still running then keeps its lease until it expires. Idempotent.
    */
   stop(timeoutMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
@@ -211,11 +217,22 @@ export class Worker {
       const timeout = new Promise<'timeout'>((resolve) => {
         timer = setTimeout(() => resolve('timeout'), timeoutMs);
       });
-      // The loop first (a claim in flight may still hand out jobs; execute() aborts those at once), then the jobs.
-      let outcome = await Promise.race([this.loop!.then(() => 'done' as const), timeout]);
-      for (const { controller } of this.running.values()) controller.abort(new ShutdownAbort());
-      if (outcome === 'done') {
-        outcome = await Promise.race([Promise.all([...this.running.values()].map((r) => r.done)).then(() => 'done' as const), timeout]);
+      // Room kept at the end of the window for the aborted jobs to hand themselves back (one short transaction).
+      const handBackMs = Math.min(2000, Math.floor(timeoutMs / 4));
+      let windowTimer: NodeJS.Timeout | undefined;
+      const window = new Promise<'window'>((resolve) => {
+        windowTimer = setTimeout(() => resolve('window'), timeoutMs - handBackMs);
+      });
+      const allDone = () => Promise.all([...this.running.values()].map((r) => r.done)).then(() => 'done' as const);
+      // The loop first (a claim in flight may still hand out jobs; they run like the others), then the jobs.
+      let outcome: 'done' | 'window' | 'timeout' = await Promise.race([this.loop!.then(() => 'done' as const), window]);
+      if (outcome === 'done') outcome = await Promise.race([allDone(), window]);
+      clearTimeout(windowTimer);
+      this.handingBack = true;
+      if (this.running.size > 0) {
+        this.logger.info({ inFlight: this.running.size }, 'shutdown window ending: handing the jobs in flight back to the queue');
+        for (const { controller } of this.running.values()) controller.abort(new ShutdownAbort());
+        outcome = await Promise.race([allDone(), timeout]);
       }
       clearTimeout(timer);
       if (outcome === 'timeout') this.logger.warn({ inFlight: this.running.size }, 'worker stop timed out; leases will expire');

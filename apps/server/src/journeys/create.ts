@@ -5,6 +5,7 @@ import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../jobs/queue';
+import type { Metrics } from '../metrics/metrics';
 import { defineJourneyJob } from './journey-job';
 import { JourneyService } from './service';
 
@@ -17,6 +18,7 @@ export function createJourneys(deps: {
   queue: JobQueue;
   clock: () => Date;
   logger: Logger;
+  metrics: Metrics;
   /** Overrides of the fetch rules (tests and the demo pass the sandbox's DNS `lookup`); never from env. */
   fetchPolicy?: Partial<FetchPolicy>;
   budgets?: Partial<JourneyBudgets>;
@@ -30,6 +32,7 @@ export function createJourneys(deps: {
     baseUrl && model && apiKey ? createLlmDriver({ baseUrl, model, apiKey, onEndpointError }) : createHeuristicDriver();
   defineJourneyJob({
     db, queue, clock, driver,
+    metrics: deps.metrics,
     logger: log,
     fetchPolicy: { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks },
     budgets: deps.budgets,

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/queue';
 import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { notifyProgress } from '../streams/progress-feed';
+import type { Metrics } from '../metrics/metrics';
 
 export const JOURNEY_JOB = 'journey';
 
@@ -21,6 +22,7 @@ export interface JourneyJobDeps {
   queue: JobQueue;
   clock: () => Date;
   logger: Logger;
+  metrics: Metrics;
   fetchPolicy: Partial<FetchPolicy>;
   /** Chosen per run: the LLM driver when the model endpoint is configured, else the heuristic one. */
   driver: () => JourneyDriver;
@@ -62,9 +64,17 @@ async function endJourney(tx: Tx, journeyId: string, ending: Ending, now: Date):
 }
 
 function interruptedCause(reason: unknown): string {
-  if (reason instanceof ShutdownAbort) return 'The service shut down while the journey was running; start it again.';
   if (reason instanceof DeadlineAbort) return `The journey ran past its deadline of ${Math.round(JOURNEY_TIMEOUT_MS / 1000)} seconds.`;
   return 'The journey was cancelled before it finished.';
+}
+
+/** The host a journey started from, for log lines (the company's site). */
+function domainOf(startUrl: string | null): string | null {
+  try {
+    return startUrl ? new URL(startUrl).hostname : null;
+  } catch {
+    return null;
+  }
 }
 
 export function defineJourneyJob(deps: JourneyJobDeps): void {
@@ -117,7 +127,8 @@ export function defineJourneyJob(deps: JourneyJobDeps): void {
       } catch (err) {
         await writes;
         if (!ctx.signal.aborted) throw err;
-        if (ctx.signal.reason instanceof LeaseLostError) throw ctx.signal.reason;
+        // Lost lease: another worker owns it. Shutdown: handed back to the queue and run again from the start.
+        if (ctx.signal.reason instanceof LeaseLostError || ctx.signal.reason instanceof ShutdownAbort) throw ctx.signal.reason;
         ending = { outcome: 'interrupted', cause: interruptedCause(ctx.signal.reason), steps, evidence: [...evidence], durationMs: clock().getTime() - startedAt.getTime() };
       }
       await writes;
@@ -125,7 +136,9 @@ export function defineJourneyJob(deps: JourneyJobDeps): void {
         await ctx.completeIn(tx);
         await endJourney(tx, journeyId, ending, clock());
       }, TX);
-      log.info({ outcome: ending.outcome, driver: driver.name, ms: ending.durationMs }, 'journey ended');
+      log.info({ domain: domainOf(journey.startUrl), task: journey.task, ending: ending.outcome, cause: ending.cause, driver: driver.name, ms: ending.durationMs }, 'journey ended');
+      deps.metrics.journeyEndings.inc({ outcome: ending.outcome });
+      if (ending.durationMs !== null) deps.metrics.journeyDuration.observe({ outcome: ending.outcome }, ending.durationMs / 1000);
     },
     async onRetry(job, reason, tx) {
       await tx.journey.updateMany({ where: { id: job.payload.journeyId, state: { not: 'ended' } }, data: { state: 'waiting' } });
@@ -143,6 +156,9 @@ export function defineJourneyJob(deps: JourneyJobDeps): void {
         { outcome: 'interrupted', cause, steps: (row?.steps ?? []) as unknown as JourneyStep[], evidence: (row?.evidence ?? []) as unknown as JourneyEvidence[], durationMs: null },
         clock(),
       );
+      const journey = await tx.journey.findUnique({ where: { id: job.payload.journeyId }, select: { startUrl: true } });
+      deps.logger.warn({ journeyId: job.payload.journeyId, domain: domainOf(journey?.startUrl ?? null), ending: 'interrupted', cause, reason }, 'journey ended');
+      deps.metrics.journeyEndings.inc({ outcome: 'interrupted' });
     },
   };
   queue.define(JOURNEY_JOB, kind);

@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ChangeFeed } from '../changes';
 import type { Config } from '../config';
 import { JobQueue } from '../jobs/queue';
+import type { Metrics } from '../metrics/metrics';
 import { defineMailJob } from '../mail/mail-job';
 import { createMailTransport } from '../mail/transport';
 import { defineScanJob } from './scan-job';
@@ -22,6 +23,7 @@ export function createScanPipeline(deps: {
   changes: ChangeFeed;
   clock: () => Date;
   logger: Logger;
+  metrics: Metrics;
   /** Overrides of the scanner's fetch rules (tests and the demo pass the sandbox's DNS `lookup`). */
   fetchPolicy?: Partial<FetchPolicy>;
 }): ScanPipeline {
@@ -32,6 +34,7 @@ export function createScanPipeline(deps: {
   defineMailJob(jobs, { db, transport, from: config.mail.from });
   defineScanJob({
     db, queue: jobs, changes, clock, fetchPolicy,
+    metrics: deps.metrics,
     logger: logger.child({ module: 'scans' }),
     publicUrl: config.publicUrl,
     concurrency: config.scan.concurrency,

@@ -8,6 +8,7 @@ import type { ChangeFeed } from '../changes';
 import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/queue';
 import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
+import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordScoring, recordStep } from './events';
 import { endScan, type ScanOutcome } from './results';
 
@@ -23,6 +24,7 @@ export interface ScanJobDeps {
   changes: ChangeFeed;
   clock: () => Date;
   logger: Logger;
+  metrics: Metrics;
   publicUrl: string;
   concurrency: number;
   fetchPolicy: Partial<FetchPolicy>;
@@ -36,7 +38,6 @@ export const SCAN_ATTEMPTS = 2;
 const TX = { maxWait: 30_000, timeout: 30_000 };
 
 function interruptedCause(reason: unknown): string {
-  if (reason instanceof ShutdownAbort) return 'The service shut down while the scan was running; submit the URL again.';
   if (reason instanceof DeadlineAbort) return `The scan ran past its deadline of ${Math.round(SCAN_TIMEOUT_MS / 1000)} seconds.`;
   return 'The scan was cancelled before it finished.';
 }
@@ -63,7 +64,7 @@ export function defineScanJob(deps: ScanJobDeps): void {
     backoffMs: () => 0,
     async run(job, ctx) {
       const { scanId } = job.payload;
-      const scan = await db.prisma.scan.findUnique({ where: { id: scanId }, select: { id: true, url: true, state: true, startedAt: true } });
+      const scan = await db.prisma.scan.findUnique({ where: { id: scanId }, select: { id: true, url: true, domain: true, state: true, startedAt: true } });
       if (!scan || scan.state === 'ended') return;
       const log = ctx.logger.child({ scanId });
       await db.prisma.$transaction(async (tx) => {
@@ -87,13 +88,17 @@ export function defineScanJob(deps: ScanJobDeps): void {
         logger: { debug: (...a: unknown[]) => log.debug(a), warn: (...a: unknown[]) => log.warn(a) },
       });
       await writes;
-      if (ctx.signal.reason instanceof LeaseLostError) throw ctx.signal.reason;
+      // Lost lease: another worker owns the scan. Shutdown: the worker hands the job back to the queue (not an
+      // attempt), and this scan runs again from the start in the next worker; neither records an ending here.
+      if (ctx.signal.reason instanceof LeaseLostError || ctx.signal.reason instanceof ShutdownAbort) throw ctx.signal.reason;
       const outcome: ScanOutcome = result.ending === 'interrupted' ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
       const ended = await db.prisma.$transaction(async (tx) => {
         await ctx.completeIn(tx);
         return finish(tx, scanId, outcome);
       }, TX);
-      log.info({ ending: outcome.ending, score: outcome.score, ms: result.durationMs }, 'scan ended');
+      log.info({ domain: scan.domain, ending: outcome.ending, cause: outcome.cause, score: outcome.score, ms: result.durationMs }, 'scan ended');
+      deps.metrics.scanEndings.inc({ ending: outcome.ending });
+      deps.metrics.scanDuration.observe({ ending: outcome.ending }, result.durationMs / 1000);
       await afterEnd(ended?.scored);
     },
     async onRetry(job, reason, tx) {
@@ -106,6 +111,9 @@ export function defineScanJob(deps: ScanJobDeps): void {
         ? `The worker running the scan stopped unexpectedly (${job.attempt} attempts).`
         : 'The scan stopped because of an internal error.';
       await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
+      const scan = await tx.scan.findUnique({ where: { id: job.payload.scanId }, select: { domain: true } });
+      deps.logger.warn({ scanId: job.payload.scanId, domain: scan?.domain, ending: 'interrupted', cause, reason }, 'scan ended');
+      deps.metrics.scanEndings.inc({ ending: 'interrupted' });
       // The mail job was enqueued in this transaction; wake the local worker once it commits.
       setImmediate(() => queue.notify(MAIL_JOB));
     },

@@ -1,0 +1,138 @@
+// The README's commands exactly as a user types them, through npm, from the repository root (child processes):
+// - data commands (`npm run feedback -- ...`) write only their data on stdout: no npm or turbo banner;
+// - `DATA_DIR=./relative npm start` keeps its data at the repository root, and says where at start-up;
+// - `kill -TERM <pid of npm start>` stops the server: nothing is left running;
+// - the systemd unit's ExecStart (deploy/arl.service) runs the production start as systemd would, and stops on
+//   systemd's SIGTERM with exit 0.
+// Run on the embedded database only (scripts/test-both-databases.js leaves it out of the PostgreSQL pass): these
+// are the README's quick-start commands, whose default is the embedded database.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { CSV_COLUMNS } from '../src/cli/feedback-export';
+import { pollUntil } from './support/scan-harness';
+
+jest.setTimeout(120_000);
+
+const ROOT = path.resolve(__dirname, '../../..');
+const RELATIVE_DATA = `./.readme-test-data-${randomBytes(4).toString('hex')}`;
+const DATA = path.join(ROOT, RELATIVE_DATA);
+const SECRET = 'readme-test-invite-secret-0123456789';
+const baseEnv: Record<string, string> = {
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? os.tmpdir(),
+  DATA_DIR: RELATIVE_DATA,
+  FEEDBACK_INVITE_SECRET: SECRET,
+  RESCAN_INTERVAL: 'off',
+  LOG_LEVEL: 'info',
+};
+
+interface Run { code: number | null; stdout: string; stderr: string }
+
+function npm(args: string[], env: Record<string, string> = {}): { proc: ChildProcess; done: Promise<Run>; stdout: () => string } {
+  let stdout = '';
+  let stderr = '';
+  const proc = spawn('npm', args, { cwd: ROOT, env: { ...baseEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  const done = new Promise<Run>((resolve) => proc.on('close', (code) => resolve({ code, stdout, stderr })));
+  return { proc, done, stdout: () => stdout };
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+afterAll(() => fs.rmSync(DATA, { recursive: true, force: true }));
+
+test('feedback data commands print only their data; npm start uses ./DATA_DIR at the root and stops on SIGTERM to npm', async () => {
+  const created = await npm(['run', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
+  expect(created.code).toBe(0);
+  expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'my-api', name: 'My API' });
+  const invite = await npm(['run', 'feedback', '--', 'invite', 'issue', 'my-api', '--expires', '30d', '--note', 'beta agents']).done;
+  expect(invite.code).toBe(0);
+  expect(invite.stdout).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}\n$/);
+  // The data directory is the one named, relative to the repository root (not to apps/server).
+  expect(fs.existsSync(path.join(DATA, 'pglite'))).toBe(true);
+
+  const start = npm(['start'], { PORT: '0', FEEDBACK_PORT: '0' });
+  const listening = await pollUntil('npm start to listen', async () => {
+    if (start.proc.exitCode !== null) throw new Error(`npm start exited: ${start.stdout()}`);
+    const line = start.stdout().split('\n').find((l) => l.includes('"msg":"listening"'));
+    return line ? (JSON.parse(line) as { feedback: string; pid: number }) : undefined;
+  }, 90_000);
+  const starting = JSON.parse(start.stdout().split('\n').find((l) => l.includes('"msg":"starting"'))!) as Record<string, string>;
+  expect(starting).toMatchObject({ dataDir: DATA, database: `PGlite in ${path.join(DATA, 'pglite')}`, mail: expect.stringContaining(path.join(DATA, 'outbox')) });
+  expect(listening.pid).not.toBe(start.proc.pid);
+  for (const observation of ['The category filter ignored my input.', 'A second, different observation.']) {
+    const res = await fetch(`${listening.feedback}/v1/feedback/my-api/reports`, {
+      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ observation, outcome: 'friction', surface: 'api' }),
+    });
+    expect(res.status).toBe(201);
+  }
+  start.proc.kill('SIGTERM'); // the npm process, as `kill -TERM <pid of npm start>`
+  const stopped = await start.done;
+  expect(stopped.code).toBe(0);
+  expect(alive(listening.pid)).toBe(false);
+  // stdout of `npm start` is the server's log alone (JSON lines when not on a terminal); the build went to stderr.
+  for (const line of stopped.stdout.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  expect(stopped.stdout).toContain('"msg":"stopped"');
+  expect(stopped.stderr).toContain('Tasks:');
+
+  const csv = await npm(['run', 'feedback', '--', 'reports', 'export', 'my-api', '--format', 'csv']).done;
+  expect(csv.code).toBe(0);
+  expect(csv.stdout.startsWith(`${CSV_COLUMNS.join(',')}\n`)).toBe(true);
+  const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+  expect(rows.map((r) => r.observation)).toEqual(['The category filter ignored my input.', 'A second, different observation.']);
+  const list = await npm(['run', 'feedback', '--', 'project', 'list']).done;
+  expect(list.stdout).toMatch(/^(?:[a-z0-9-]+\t[^\n]*\n)+$/);
+  expect(list.stdout).toMatch(/^my-api\taccepting\topen\t2 reports\tMy API$/m);
+});
+
+test('the systemd unit: its ExecStart serves in production mode and exits 0 on systemd\'s SIGTERM', async () => {
+  const unit = fs.readFileSync(path.join(ROOT, 'deploy/arl.service'), 'utf8');
+  const value = (key: string) => [...unit.matchAll(new RegExp(`^${key}=(.*)$`, 'gm'))].map((m) => m[1].trim());
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
+  for (const assignment of value('Environment')) {
+    const [k, ...v] = assignment.split('=');
+    env[k] = v.join('=');
+  }
+  expect(env.NODE_ENV).toBe('production');
+  // What /etc/arl/arl.env would hold, and a data directory of our own instead of /var/lib/arl.
+  Object.assign(env, {
+    CURSOR_SECRET: randomBytes(24).toString('hex'), FEEDBACK_INVITE_SECRET: randomBytes(24).toString('hex'),
+    DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'arl-unit-')), PORT: '0', FEEDBACK_PORT: '0', RESCAN_INTERVAL: 'off',
+  });
+  const [command, ...args] = value('ExecStart')[0].split(/\s+/);
+  expect(value('KillSignal')[0]).toBe('SIGTERM');
+  const stopSeconds = Number(value('TimeoutStopSec')[0]);
+  let out = '';
+  // WorkingDirectory is where the built repository is installed: here, this checkout.
+  const proc = spawn(fs.existsSync(command) ? command : process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  proc.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  proc.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  try {
+    const line = await pollUntil('the unit to listen', async () => {
+      if (proc.exitCode !== null) throw new Error(out);
+      return out.split('\n').find((l) => l.includes('"msg":"listening"'));
+    }, 60_000);
+    const { leaderboard } = JSON.parse(line) as { leaderboard: string };
+    expect((await fetch(`${leaderboard}/readyz`)).status).toBe(200);
+    const started = Date.now();
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - started).toBeLessThan(stopSeconds * 1000);
+  } finally {
+    if (proc.exitCode === null) proc.kill('SIGKILL');
+    fs.rmSync(env.DATA_DIR, { recursive: true, force: true });
+  }
+});
