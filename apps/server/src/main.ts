@@ -1,14 +1,9 @@
 // `npm start`: both hosts and the in-process worker on the configured database (embedded PGlite by default).
 // Flag: --resolve NAME=ADDRESS pins scan hostnames to addresses (tests and demos; repeatable, NAME may be *.suffix).
+// Only light modules are loaded before the start-up guards, so a refusal comes at once; the rest after them.
 import { exitOnSignals, loadConfigOrExit, runMain } from './cli/process-lifecycle';
-import { parseResolveFlags } from './cli/resolve-flag';
-import { startBackground } from './jobs/background';
 import { claimDataDir, storageOf } from './lifecycle/claim';
 import { assertPortsFree } from './lifecycle/port-check';
-import { createLogger, logOutputOf, secretsOf } from './logger';
-import { startOpsServer } from './metrics/ops-server';
-import { createRuntime } from './runtime';
-import { listen } from './server';
 
 runMain('Server', async () => {
   const config = loadConfigOrExit();
@@ -19,6 +14,13 @@ runMain('Server', async () => {
     { variable: 'FEEDBACK_PORT', port: config.feedbackPort },
     ...(config.metricsPort ? [{ variable: 'METRICS_PORT', port: config.metricsPort }] : []),
   ]);
+  // The heavy modules (database, Express, scanner) load only now, so a refusal above comes at once.
+  const { parseResolveFlags } = require('./cli/resolve-flag') as typeof import('./cli/resolve-flag');
+  const { startBackground } = require('./jobs/background') as typeof import('./jobs/background');
+  const { createLogger, logOutputOf, secretsOf } = require('./logger') as typeof import('./logger');
+  const { startOpsServer } = require('./metrics/ops-server') as typeof import('./metrics/ops-server');
+  const { createRuntime } = require('./runtime') as typeof import('./runtime');
+  const { listen } = require('./server') as typeof import('./server');
   const logger = createLogger(config.logLevel, { secrets: secretsOf(config), ...logOutputOf(config) });
   logger.info({ ...storageOf(config), dataDir: config.dataDir }, 'starting');
   const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(process.argv.slice(2)) });

@@ -5,14 +5,10 @@
 // With METRICS_PORT set it serves /metrics, /healthz and /readyz (ready: the database answers and the worker takes
 // jobs). SIGTERM/SIGINT stop taking jobs, let in-flight jobs use most of SHUTDOWN_TIMEOUT_MS and hand the rest back
 // to the queue; a second signal exits at once.
+// Only light modules are loaded before the start-up checks, so a refusal comes at once; the rest after them.
 import { exitOnSignals, loadConfigOrExit, runMain } from './cli/process-lifecycle';
-import { parseResolveFlags } from './cli/resolve-flag';
-import { startBackground } from './jobs/background';
 import { storageOf } from './lifecycle/claim';
 import { assertPortsFree } from './lifecycle/port-check';
-import { createLogger, logOutputOf, secretsOf } from './logger';
-import { startOpsServer } from './metrics/ops-server';
-import { createRuntime } from './runtime';
 
 function flag(argv: string[], name: string): string | undefined {
   const i = argv.findIndex((a) => a === name || a.startsWith(`${name}=`));
@@ -34,6 +30,12 @@ runMain('Worker', async () => {
     process.exit(2);
   }
   if (config.metricsPort) await assertPortsFree(config.host, [{ variable: 'METRICS_PORT', port: config.metricsPort }]);
+  // The heavy modules (database, scanner) load only now, so a refusal above comes at once.
+  const { parseResolveFlags } = require('./cli/resolve-flag') as typeof import('./cli/resolve-flag');
+  const { startBackground } = require('./jobs/background') as typeof import('./jobs/background');
+  const { createLogger, logOutputOf, secretsOf } = require('./logger') as typeof import('./logger');
+  const { startOpsServer } = require('./metrics/ops-server') as typeof import('./metrics/ops-server');
+  const { createRuntime } = require('./runtime') as typeof import('./runtime');
   const logger = createLogger(config.logLevel, { secrets: secretsOf(config), ...logOutputOf(config) });
   logger.info({ ...storageOf(config), dataDir: config.dataDir }, 'starting');
   const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv) });

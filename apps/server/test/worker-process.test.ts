@@ -86,7 +86,11 @@ describe('embedded database (PGlite) in a child process', () => {
 
   /** Runs a child to its exit (refusals must come at once, not after a database start). */
   async function runToExit(c: Child): Promise<{ code: number | null; output: string }> {
-    return { code: await c.exited, output: c.output() };
+    // A process that was not refused keeps running: stop it rather than leave it behind, and let the test fail.
+    const timer = setTimeout(() => c.proc.kill('SIGKILL'), 30_000);
+    const code = await c.exited;
+    clearTimeout(timer);
+    return { code, output: c.output() };
   }
 
   test('one owner per DATA_DIR: a second server and the owner CLI are refused at once, naming the directory and the PID', async () => {

@@ -1,6 +1,5 @@
 // `npm run db:migrate` and `npm run db:seed`: the same configuration as `npm start` (DATABASE_URL or DATA_DIR,
 // SEED_FILE), so the CLI and the server always touch the same database.
-import { createDb, migrate, seed } from '@arl/db';
 import { ConfigError, loadConfig, pgliteDir } from '../config';
 import { claimDataDir } from '../lifecycle/claim';
 import { createLogger } from '../logger';
@@ -16,7 +15,8 @@ async function main(command: string | undefined): Promise<number> {
     return command === '--help' || command === '-h' ? 0 : 2;
   }
   const config = loadConfig();
-  claimDataDir(config); // the embedded database has one owner: refuse while the server runs
+  claimDataDir(config); // the embedded database has one owner: refuse while the server runs (before loading it)
+  const { createDb, migrate, seed } = require('@arl/db') as typeof import('@arl/db');
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
   const db = await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: pgliteDir(config), logger });
   try {

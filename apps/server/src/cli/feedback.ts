@@ -7,7 +7,7 @@ import pino from 'pino';
 import { ConfigError, loadConfig } from '../config';
 import { claimDataDir } from '../lifecycle/claim';
 import { DataDirBusyError } from '../lifecycle/data-dir-lock';
-import { createRuntime, type Runtime } from '../runtime';
+import type { Runtime } from '../runtime';
 import { checkFeedbackCommand, runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
 
 async function main(argv: string[]): Promise<number> {
@@ -23,6 +23,8 @@ async function main(argv: string[]): Promise<number> {
     const command = parseCommand(argv);
     checkFeedbackCommand(command.positionals, command.values);
     claimDataDir(config); // the embedded database has one owner: refuse while the server runs
+    // The database stack is loaded only now: a refusal above comes at once.
+    const { createRuntime } = require('../runtime') as typeof import('../runtime');
     runtime = await createRuntime(config, { logger });
     const out = command.values.out ? fs.createWriteStream(command.values.out as string) : process.stdout;
     await runFeedbackCommand(runtime, command.positionals, command.values, out, process.stderr);
