@@ -2,11 +2,13 @@
 import type { FeedbackOperations, LeaderboardOperations } from '@arl/contract';
 import { specPaths } from '@arl/contract/node';
 import type * as http from 'node:http';
+import { createWebPages } from '@arl/web';
 import type express from 'express';
 import { feedbackDiscoveryHandlers, homeLinkHeader, leaderboardDiscoveryHandlers } from './discovery/handlers';
 import { feedbackHandlers } from './feedback/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
+import { coverageHandlers } from './scan-coverage/handlers';
 import { corsHandler } from './http/cors';
 import { documentHandlers } from './http/documents';
 import { ResponseCache } from './http/response-cache';
@@ -21,10 +23,19 @@ import { ReportService } from './reports/service';
 import type { Runtime } from './runtime';
 import { scanHandlers } from './scans/handlers';
 import { streamHandlers } from './streams/handlers';
+import { errorPageRenderer } from './web/error-pages';
+import { webHandlers } from './web/handlers';
+import { selfClient } from './web/self-client';
 
 export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseCache): express.Express {
   const health = healthHandlers(runtime.readiness);
   const documents = documentHandlers('leaderboard');
+  // The pages read the API through @arl/client, from this host's own address (see web/self-client.ts).
+  const pages = createWebPages({
+    api: selfClient(),
+    publicUrl: runtime.config.publicUrl,
+    feedbackUrl: runtime.config.feedbackPublicUrl,
+  });
   const operations = {
     getHealth: health.live,
     getReadiness: health.ready,
@@ -38,6 +49,8 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     ...journeyHandlers(runtime.journeys),
     ...streamHandlers(runtime),
     ...leaderboardDiscoveryHandlers(runtime),
+    ...coverageHandlers(runtime.db),
+    ...webHandlers(pages, runtime.config.feedbackPublicUrl),
   };
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,
@@ -51,6 +64,7 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
       postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap),
       ...a2aHandlers(runtime, operations as unknown as HandlerMap),
     },
+    errorPage: errorPageRenderer(pages),
   });
 }
 

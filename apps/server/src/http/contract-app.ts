@@ -11,7 +11,7 @@ import type { ResponseValidation } from '../config';
 import { canonicalQuery } from './canonical-query';
 import { corsHandler } from './cors';
 import { ApiError } from './errors';
-import { errorHandler } from './error-handler';
+import { errorHandler, type ErrorPageRenderer } from './error-handler';
 import { allowHeader, headAsGet } from './head-as-get';
 import type { Handlers, OperationHandler } from './operations';
 import { requestId } from './request-id';
@@ -31,6 +31,8 @@ export interface ContractAppOptions<Ops> {
   corsOrigins: '*' | string[];
   /** Answers repeated reads from validated earlier answers (see response-cache.ts). */
   responseCache?: ResponseCache;
+  /** Renders an error as a page when the request is for one (see web/error-pages.ts); undefined keeps the JSON body. */
+  errorPage?: ErrorPageRenderer;
 }
 
 interface Route {
@@ -146,7 +148,7 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
       next(new ApiError(404, 'route_not_found', `No route ${req.method} ${req.path}.`));
     }
   });
-  app.use(errorHandler(logger, BODY_LIMIT_BYTES));
+  app.use(errorHandler(logger, BODY_LIMIT_BYTES, options.errorPage));
   return app;
 }
 

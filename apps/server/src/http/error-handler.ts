@@ -41,7 +41,13 @@ function messageOf(err: AnyError, status: number, code: string, req: Request, bo
   return status === 400 ? 'The request is malformed.' : 'The request cannot be served.';
 }
 
-export function errorHandler(logger: Logger, bodyLimitBytes: number) {
+/** Renders an error as a page for requests that want one (see web/error-pages.ts); undefined keeps the JSON body. */
+export type ErrorPageRenderer = (
+  req: Request,
+  error: { status: number; code: string; message: string; requestId: string; headers: Record<string, string> },
+) => { type: string; body: string } | undefined;
+
+export function errorHandler(logger: Logger, bodyLimitBytes: number, errorPage?: ErrorPageRenderer) {
   return (err: AnyError, req: Request, res: Response, _next: NextFunction): void => {
     const status = err.status ?? err.statusCode ?? 500;
     const requestId = req.requestId ?? 'unknown';
@@ -65,6 +71,11 @@ export function errorHandler(logger: Logger, bodyLimitBytes: number) {
       headers.Allow = allowHeader(allow.split(/,\s*/).filter(Boolean));
     }
     if (res.headersSent) return;
+    const page = errorPage?.(req, { status, code, message, requestId, headers });
+    if (page) {
+      res.status(status).set(headers).set('Vary', 'Accept').type(page.type).send(page.body);
+      return;
+    }
     res.status(status).set(headers).json({ code, message, requestId });
   };
 }

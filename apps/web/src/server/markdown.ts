@@ -1,0 +1,134 @@
+// The same content as the HTML pages, as Markdown, for agents that send `Accept: text/markdown`.
+import { LAYERS } from '@arl/client';
+import { errorAdvice, errorTitle } from '../pages/ErrorPage';
+import { ENDING_LABELS, LAYER_NAMES, STATUS_LABELS, TASK_LABELS, formatTime, humanStep, rankMovement, scoreMovement } from '../shared/format';
+import type { PageData } from '../shared/page-data';
+import { companyHref, leaderboardHref } from '../shared/urls';
+
+const cell = (s: string | number | null | undefined) => String(s ?? '—').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+const row = (cells: Array<string | number | null | undefined>) => `| ${cells.map(cell).join(' | ')} |`;
+
+export function toMarkdown(data: PageData, publicUrl: string): string {
+  const abs = (p: string) => `${publicUrl}${p}`;
+  const lines: string[] = [];
+  switch (data.page) {
+    case 'leaderboard': {
+      lines.push('# Agent-Readiness Leaderboard', '');
+      lines.push('Companies ranked by how ready their websites, APIs and MCP servers are for AI agents.', '');
+      const filters = [data.query.q && `search "${data.query.q}"`, data.query.category && `category ${data.query.category}`, data.query.community && 'community scans included'].filter(Boolean);
+      lines.push(`${data.list.total} ${data.list.total === 1 ? 'company' : 'companies'}${filters.length ? ` (${filters.join(', ')})` : ''}.`, '');
+      if (data.list.items.length > 0) {
+        lines.push(row(['Rank', 'Company', 'Domain', 'Category', 'Score', 'Grade', '7-day score', '7-day rank', 'New this week']));
+        lines.push(row(['---:', '---', '---', '---', '---:', '---', '---', '---', '---']).replace(/\\\|/g, '|'));
+        for (const e of data.list.items) {
+          lines.push(row([e.rank, `[${e.company.name}](${abs(companyHref(e.company.domain, data.query.community === 'include'))})`, e.company.domain, e.company.category?.name, e.score, e.grade, scoreMovement(e.scoreChange7d).sign, rankMovement(e.rankChange7d).sign, e.newThisWeek ? 'yes' : 'no']));
+        }
+        lines.push('');
+        if (data.list.nextCursor) lines.push(`[Next page](${abs(leaderboardHref({ ...data.query, cursor: data.list.nextCursor }))})`, '');
+      } else if (data.coverage) {
+        const c = data.coverage;
+        lines.push('## Nothing is ranked yet', '');
+        lines.push(`Of ${c.curated} seeded companies: ${c.scored} scored, ${c.queued} waiting for their scan, ${c.running} being scanned, ${c.unscored} scanned without a score, ${c.neverScanned} not scanned yet.`, '');
+        for (const cause of c.causes) lines.push(`- ${ENDING_LABELS[cause.ending]}: ${cause.cause} (${cause.companies})`);
+        if (c.causes.length) lines.push('');
+        if (c.community > 0) lines.push(`${c.community} community companies have a score: ${abs(leaderboardHref({ community: 'include' }))}`, '');
+        lines.push('Offline, `npm run demo` scans the sandbox fixture sites and lists them as community companies.', '');
+      }
+      lines.push(`API: ${abs('/v1/leaderboard')} · Methodology: ${abs('/methodology')} · Reference: ${abs('/docs')}`);
+      break;
+    }
+    case 'company': {
+      const c = data.company;
+      lines.push(`# ${c.name}`, '', `Website: ${c.website} · Category: ${c.category?.name ?? 'none'} · Source: ${c.source}`, '');
+      if (c.score !== null) {
+        lines.push(`- Score: **${c.score}/100**, grade **${c.grade}**`);
+        lines.push(`- Rank: ${c.rank !== null ? `${c.rank} of ${c.rankedCompanies}` : 'not ranked'}; in category: ${c.categoryRank !== null ? `${c.categoryRank} of ${c.categoryRankedCompanies}` : '—'}`);
+        lines.push(`- 7 days: score ${scoreMovement(c.scoreChange7d).words}; rank ${rankMovement(c.rankChange7d).words}`);
+        lines.push(`- Scanned: ${formatTime(c.scannedAt)}`, '');
+        if (c.summary) lines.push(c.summary, '');
+      } else {
+        lines.push('Not scored yet: no scan of this company has finished.', '');
+      }
+      const layers = c.layers ?? data.report?.layers ?? [];
+      if (layers.length) {
+        lines.push('## Layers', '', row(['Layer', 'Weight', 'Score']), '| --- | ---: | ---: |');
+        for (const l of layers) lines.push(row([LAYER_NAMES[l.id], `${l.weight}%`, l.score ?? 'no score']));
+        lines.push('');
+      }
+      if (data.history && data.history.items.length) {
+        lines.push(`## History (last ${data.history.days} days)`, '', row(['Date', 'Score', 'Grade', 'Rank']), '| --- | ---: | --- | ---: |');
+        for (const p of data.history.items) lines.push(row([p.at.slice(0, 10), p.score, p.grade, p.rank]));
+        lines.push('');
+      }
+      const checks = data.report?.checks ?? c.checks ?? [];
+      if (checks.length) {
+        lines.push('## Checks', '');
+        if (data.report) lines.push(`From scan ${data.report.scanId} (${formatTime(data.report.scannedAt)}).`, '');
+        for (const layer of LAYERS) {
+          const inLayer = checks.filter((k) => k.layer === layer);
+          if (!inLayer.length) continue;
+          lines.push(`### ${LAYER_NAMES[layer]}`, '');
+          for (const k of inLayer) {
+            const full = k as typeof k & { evidence?: { detail: string; url: string | null }; fix?: string | null };
+            lines.push(`- **${STATUS_LABELS[k.status].text}** — ${k.name} (\`${k.id}\`, ${k.earned}/${k.points} pts, ${k.tier})`);
+            if (full.evidence) lines.push(`  - Found: ${full.evidence.detail}${full.evidence.url ? ` (${full.evidence.url})` : ''}`);
+            if (full.fix) lines.push(`  - Fix: ${full.fix}`);
+          }
+          lines.push('');
+        }
+      }
+      break;
+    }
+    case 'scan': {
+      if (!data.scan) {
+        lines.push('# Scan a site', '', 'Start a scan with the API: `POST /v1/leaderboard/scans` with `{"url": "https://example.com"}` (optional `email`).', '');
+        lines.push(`Follow it at /v1/leaderboard/scans/{id}/events (Server-Sent Events). Reference: ${abs('/docs')}`);
+        break;
+      }
+      const s = data.scan;
+      lines.push(`# Scan of ${s.domain}`, '');
+      if (data.joined) lines.push('You joined a scan that was already running.', '');
+      lines.push(s.state === 'ended' ? `Ended: ${ENDING_LABELS[s.ending!]}. ${s.cause ?? ''}` : `In progress: ${humanStep(s.state)}.`, '');
+      if (s.score !== undefined) lines.push(`Score: **${s.score}/100**, grade **${s.grade}**. Company: ${abs(companyHref(s.domain, true))}`, '');
+      lines.push('## Steps', '');
+      for (const e of s.events) lines.push(`1. ${humanStep(e.step)} (${formatTime(e.at)})`);
+      break;
+    }
+    case 'journey': {
+      lines.push(`# An agent on ${data.companyName}`, '');
+      if (!data.journey) {
+        lines.push(`Start a journey with \`POST /v1/leaderboard/companies/${data.domain}/journeys\` and a task: ${Object.keys(TASK_LABELS).join(', ')}.`);
+        break;
+      }
+      const j = data.journey;
+      lines.push(`Task: ${TASK_LABELS[j.task]} · State: ${j.state}${j.outcome ? ` · Outcome: ${j.outcome}` : ''}`, '');
+      if (j.cause) lines.push(j.cause, '');
+      lines.push('## Steps', '');
+      for (const s of j.steps) lines.push(`1. ${s.action} ${s.url}${s.seen ? ` — ${s.seen}` : ''}`);
+      lines.push('', '## Evidence', '');
+      for (const ev of j.evidence) lines.push(`- ${ev.kind}: ${ev.detail}${ev.url ? ` (${ev.url})` : ''}`);
+      break;
+    }
+    case 'methodology': {
+      const m = data.methodology;
+      lines.push('# Methodology', '', `Catalog ${m.catalogVersion}: ${m.checks.length} checks in four layers.`, '');
+      lines.push('## The formula', '');
+      lines.push(`- Points by tier: required ${m.tierPoints.required}, recommended ${m.tierPoints.recommended}, emerging ${m.tierPoints.emerging}.`);
+      lines.push(`- Credit by status: passed ${m.statusCredit.passed}, warning ${m.statusCredit.warning}, failed ${m.statusCredit.failed}.`);
+      lines.push(`- Layer weights: ${m.layers.map((l) => `${LAYER_NAMES[l.id]} ${l.weight}%`).join(', ')}.`);
+      lines.push(`- Caps: base at most ${m.caps.baseCeiling}; a failed required check caps at ${m.caps.requiredFailure}.`);
+      lines.push(`- Bonus: ${m.bonus.pointsPerCheck} points per bonus check when the base is at least ${m.bonus.minimumBase}.`);
+      lines.push(`- Capabilities: ${m.capabilities.pointsPerCapability} points each (${m.capabilities.items.map((c) => c.name).join('; ')}).`);
+      lines.push(`- Grades: ${m.gradeBands.map((g) => `${g.grade} from ${g.min}`).join(', ')}.`, '');
+      lines.push('## The checks', '', row(['Check', 'Id', 'Layer', 'Tier', 'Points', 'Applies to', 'What it looks for']), '| --- | --- | --- | --- | ---: | --- | --- |');
+      for (const c of m.checks) lines.push(row([c.name, `\`${c.id}\``, LAYER_NAMES[c.layer], c.tier + (c.bonus ? ' (bonus)' : ''), c.points, c.appliesTo.join(', '), c.description]));
+      break;
+    }
+    case 'error': {
+      lines.push(`# ${errorTitle(data.status)}`, '', errorAdvice(data.status, data.retryAfterSeconds), '');
+      lines.push(`- Status: ${data.status}`, `- Code: ${data.code}`, `- Message: ${data.message}`, `- Request id: ${data.requestId}`, '', `Leaderboard: ${abs('/')}`);
+      break;
+    }
+  }
+  return `${lines.join('\n').trimEnd()}\n`;
+}

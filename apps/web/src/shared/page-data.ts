@@ -1,0 +1,45 @@
+// What each page needs, fetched through @arl/client on the server and handed to the browser as JSON so hydration
+// renders exactly what the server rendered. Types come from the generated contract, never written by hand.
+import type { LeaderboardSchemas } from '@arl/client';
+
+export type Schemas = LeaderboardSchemas;
+export type LeaderboardList = { items: Schemas['LeaderboardEntry'][]; nextCursor: string | null; total: number };
+
+/** The leaderboard view a URL describes (every field optional: absent means the API's default). */
+export interface LeaderboardQuery {
+  q?: string;
+  category?: string;
+  sort?: Schemas['LeaderboardSort'];
+  order?: Schemas['SortOrder'];
+  community?: 'include';
+  cursor?: string;
+  /** Page size (the API's default when absent). */
+  limit?: number;
+}
+
+/** What the site knows about its own progress, for the truthful empty state. */
+export type Coverage = Schemas['Coverage'];
+
+export type PageData =
+  | { page: 'leaderboard'; query: LeaderboardQuery; list: LeaderboardList; categories: Schemas['Category'][]; coverage: Coverage | null }
+  | {
+      page: 'company';
+      community: boolean;
+      company: Schemas['CompanyDetail'];
+      report: Schemas['ScanReport'] | null;
+      history: Schemas['ScoreHistory'] | null;
+    }
+  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean }
+  | { page: 'journey'; domain: string; community: boolean; companyName: string; journey: Schemas['Journey'] | null }
+  | { page: 'methodology'; methodology: Schemas['Methodology'] }
+  | { page: 'error'; status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null };
+
+/** Settings the browser needs: where the feedback host is (reports of a wrong verdict go there). */
+export interface SiteConfig {
+  feedbackUrl: string;
+}
+
+export interface PagePayload {
+  data: PageData;
+  site: SiteConfig;
+}
