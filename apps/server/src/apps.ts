@@ -35,6 +35,8 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     api: selfClient(),
     publicUrl: runtime.config.publicUrl,
     feedbackUrl: runtime.config.feedbackPublicUrl,
+    // The MCP tools offered to agents running in the pages (discovery/webmcp.ts).
+    hostScripts: ['/webmcp.js'],
   });
   const operations = {
     getHealth: health.live,

@@ -70,7 +70,7 @@ test('a cursor that is not ours answers 400 invalid_cursor', async () => {
 
 test('unknown routes answer 404 and wrong methods 405 with Allow, both with the error body', async () => {
   expectErrorBody(await request(t.leaderboardUrl).get('/v1/nothing-here'), 404);
-  expectErrorBody(await request(t.leaderboardUrl).get('/'), 404);
+  expectErrorBody(await request(t.leaderboardUrl).get('/no-such-page'), 404);
   const res = await request(t.leaderboardUrl).delete('/v1/leaderboard');
   expectErrorBody(res, 405, 'method_not_allowed');
   expect(res.headers.allow).toMatch(/GET/);

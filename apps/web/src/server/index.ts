@@ -35,6 +35,8 @@ export interface WebPagesOptions {
   feedbackUrl: string;
   /** Built browser files (default: this package's dist/client). */
   assets?: BuiltAssets;
+  /** Same-origin scripts the host adds to every page (for example its WebMCP tools). */
+  hostScripts?: string[];
 }
 
 /** Whatever the host needs to pick the client of one page request (for example the address it was reached on). */
@@ -64,7 +66,7 @@ export function createWebPages(options: WebPagesOptions): WebPages {
   const render = (data: PageData, path: string, format: PageFormat, status = 200): RenderedPage => {
     if (format === 'markdown') return { status, format, body: toMarkdown(data, publicUrl) };
     const payload: PagePayload = { data, site: { feedbackUrl: options.feedbackUrl } };
-    return { status, format, body: renderDocument(payload, headFor(data, publicUrl, path), publicUrl, assets) };
+    return { status, format, body: renderDocument(payload, headFor(data, publicUrl, path), publicUrl, assets, options.hostScripts) };
   };
 
   return {

@@ -10,7 +10,7 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
 /** JSON inside <script>: `<` becomes \u003c, so "</script>" or "<!--" in data cannot end the element. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
-export function renderDocument(payload: PagePayload, head: Head, publicUrl: string, assets: BuiltAssets): string {
+export function renderDocument(payload: PagePayload, head: Head, publicUrl: string, assets: BuiltAssets, hostScripts: string[] = []): string {
   const body = renderToString(<App data={payload.data} />);
   const canonical = `${publicUrl}${head.canonicalPath}`;
   const styles = assets.styles.map((href) => `<link rel="stylesheet" href="${href}">`).join('');
@@ -28,6 +28,7 @@ export function renderDocument(payload: PagePayload, head: Head, publicUrl: stri
     + '<link rel="icon" href="data:,">'
     + styles
     + `<script type="module" src="${assets.script}"></script>`
+    + hostScripts.map((src) => `<script src="${escapeHtml(src)}" defer></script>`).join('')
     + jsonLd
     + '</head><body>'
     + `<div id="app">${body}</div>`
