@@ -68,7 +68,8 @@ describe('embedded database (PGlite) in a child process', () => {
   });
 
   async function startServer(env: Record<string, string> = {}): Promise<string> {
-    child = spawnNode('main.js', { DATA_DIR: dataDir, PORT: '0', FEEDBACK_PORT: '0', SHUTDOWN_TIMEOUT_MS: '8000', ...env });
+    // A short shutdown window, so that a scan (several seconds at 150 ms per response) cannot finish inside it.
+    child = spawnNode('main.js', { DATA_DIR: dataDir, PORT: '0', FEEDBACK_PORT: '0', SHUTDOWN_TIMEOUT_MS: '1500', ...env });
     const c = child;
     const line = await pollUntil('the server to listen', async () => {
       if (c.proc.exitCode !== null) throw new Error(`server exited: ${c.output()}`);
@@ -149,9 +150,6 @@ describe('embedded database (PGlite) in a child process', () => {
   });
 
   test('SIGTERM mid-scan (a deploy): a clean exit, the scan handed back to the queue; the restart finishes it, one mail', async () => {
-    // A short shutdown window, so that the scan (several seconds at 150 ms per response) cannot finish inside it.
-    await kill9();
-    base = await startServer({ SHUTDOWN_TIMEOUT_MS: '1500' });
     const submitted = await fetch(`${base}/v1/leaderboard/scans`, {
       method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ url: `${sandbox.urlOf('exemplary')}?sigterm`, email: 'deploy@example.com' }),
