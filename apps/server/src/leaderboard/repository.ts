@@ -19,6 +19,11 @@ export class LeaderboardRepository {
     return rows.map((r) => ({ ...r, score: r.score!, grade: r.grade as Grade, scannedAt: r.scannedAt! }));
   }
 
+  /** Every company operation 3 reads without `community=include` (curated), scanned or not: the pages a sitemap lists. */
+  async curatedCompanyPages(limit: number): Promise<Array<{ domain: string; scannedAt: Date | null }>> {
+    return this.db.prisma.company.findMany({ where: { source: 'curated' }, select: { domain: true, scannedAt: true }, orderBy: { domain: 'asc' }, take: limit });
+  }
+
   async historyFacts(now: Date): Promise<HistoryFacts> {
     const boundary = new Date(now.getTime() - WEEK_MS);
     const [weekAgo, first] = await Promise.all([

@@ -130,6 +130,11 @@ export class LeaderboardService {
     };
   }
 
+  /** The curated companies (each has a page and an operation 3 read), with the time of their latest scan. */
+  async companyPages(limit: number): Promise<Array<{ domain: string; scannedAt: Date | null }>> {
+    return this.options.repository.curatedCompanyPages(limit);
+  }
+
   async categories(): Promise<LeaderboardSchemas['Category'][]> {
     return this.options.repository.categories();
   }
