@@ -3,15 +3,11 @@
 // on a fresh machine. The results are demo data and say so: community companies flagged `demo`, listed with
 // `community=include` only, next to nothing curated. Then it keeps serving like `npm start` (Ctrl-C stops it);
 // `--exit` stops after the scans instead.
-import { PERSONAS, startSandbox } from '@arl/sandbox';
+// Only light modules are loaded before the start-up guards, so a refusal comes at once; the rest after them.
 import { loadConfig, type Config } from './config';
-import { startBackground } from './jobs/background';
 import { claimDataDir } from './lifecycle/claim';
 import { DataDirBusyError } from './lifecycle/data-dir-lock';
 import { assertPortsFree, PortBusyError } from './lifecycle/port-check';
-import { createLogger, logOutputOf, secretsOf } from './logger';
-import { createRuntime } from './runtime';
-import { listen } from './server';
 
 const print = (line: string) => process.stdout.write(`${line}\n`);
 
@@ -23,6 +19,11 @@ async function main(): Promise<void> {
   const config: Config = { ...loaded, scan: { ...loaded.scan, allowPrivateNetworks: true, rescanIntervalMs: null } };
   claimDataDir(config);
   await assertPortsFree(config.host, [{ variable: 'PORT', port: config.port }, { variable: 'FEEDBACK_PORT', port: config.feedbackPort }]);
+  const { PERSONAS, startSandbox } = require('@arl/sandbox') as typeof import('@arl/sandbox');
+  const { startBackground } = require('./jobs/background') as typeof import('./jobs/background');
+  const { createLogger, logOutputOf, secretsOf } = require('./logger') as typeof import('./logger');
+  const { createRuntime } = require('./runtime') as typeof import('./runtime');
+  const { listen } = require('./server') as typeof import('./server');
   const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { secrets: secretsOf(config), ...logOutputOf(config) });
   const sandbox = await startSandbox({ latencyMs: 20 });
   const runtime = await createRuntime(config, { logger, fetchPolicy: { lookup: sandbox.lookup } });
