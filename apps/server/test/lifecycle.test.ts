@@ -1,7 +1,7 @@
 // The start-up guards in one process (the child-process behaviour is in worker-process and readme-commands):
 // the DATA_DIR lock (exclusive, names its owner, released with the descriptor), the port check, the
 // resolved storage description, and the log format choice.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
@@ -76,4 +76,31 @@ test('logs: pino-pretty lines when asked (development on a terminal), JSON other
   // Not a terminal (a pipe here) or production: JSON.
   expect(JSON.parse(log('null', 'development'))).toMatchObject({ msg: 'scan ended', domain: 'example.com' });
   expect(JSON.parse(log('null', 'production'))).toMatchObject({ msg: 'scan ended' });
+});
+
+test('signals: the same Ctrl-C delivered twice (terminal and npm) drains once; a later second signal exits at once', async () => {
+  // A child with exitOnSignals and a drain of 1.5 s, as the entry points install it.
+  const script = `
+    const { exitOnSignals } = require('./dist/cli/process-lifecycle');
+    const { createLogger } = require('./dist/logger');
+    exitOnSignals(createLogger('info', { format: 'json' }), 10000, () => new Promise((r) => setTimeout(r, 1500)));
+    process.stdout.write('ready\\n');
+    setInterval(() => undefined, 1000);`;
+  const run = async (gapMs: number) => {
+    const child = spawn(process.execPath, ['-e', script], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    while (!out.includes('ready')) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGINT');
+    await new Promise((r) => setTimeout(r, gapMs));
+    child.kill('SIGINT');
+    return { code: await exited, out };
+  };
+  const twiceAtOnce = await run(50);
+  expect(twiceAtOnce.code).toBe(0);
+  expect(twiceAtOnce.out).toContain('"msg":"stopped"');
+  const secondLater = await run(1200);
+  expect(secondLater.code).toBe(1);
+  expect(secondLater.out).toContain('"msg":"second signal: exiting now"');
 });
