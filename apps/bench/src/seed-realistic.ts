@@ -53,67 +53,75 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
       await db.executeSql('INSERT INTO bench_tpl_layers VALUES ($1, $2, $3, $4, $5)', [tpl, position, l.id, l.weight, l.score]);
     }
   }
-  // Deterministic ids: company i is md5('c'||i), its latest scan md5('s'||i). Scores spread around the persona's
-  // score so the ranking has many distinct values; scan times spread over the last 12 days.
+  // Bulk load as a restore would: the secondary indexes and the two composite primary keys are dropped first and
+  // rebuilt once at the end (one sort instead of millions of random B-tree inserts; the ids are md5-random), and each
+  // chunk runs as one script with foreign-key triggers off (every reference it writes exists by construction).
+  const rebuild = await dropBulkIndexes(db);
   const chunk = 20_000;
   for (let from = 0; from < companies; from += chunk) {
     const to = Math.min(companies, from + chunk) - 1;
-    const params = [from, to, T];
-    await db.executeSql(
-      `INSERT INTO scans (id, target, url, domain, kind, state, ending, cause, score, grade, summary, origin, attempts, created_at, started_at, ended_at)
+    const cats = Math.max(categories, 1);
+    await db.executeSql(`
+    BEGIN;
+    SET LOCAL session_replication_role = replica;
+    INSERT INTO scans (id, target, url, domain, kind, state, ending, cause, score, grade, summary, origin, attempts, company_id, created_at, started_at, ended_at)
        SELECT md5('s'||g)::uuid, 'https://bench-'||g||'.example/', 'https://bench-'||g||'.example/', 'bench-'||g||'.example', 'website',
-              'ended', 'finished', 'The scan finished and was scored.', t.score, t.grade, t.summary, 'rescan', 1,
+              'ended', 'finished', 'The scan finished and was scored.', t.score, t.grade, t.summary, 'rescan', 1, md5('c'||g)::uuid,
               now() - ((g % 1000) * interval '17 minutes') - interval '20 seconds', now() - ((g % 1000) * interval '17 minutes') - interval '15 seconds',
               now() - ((g % 1000) * interval '17 minutes')
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl t ON t.tpl = g % $3::int`,
-      params,
-    );
-    await db.executeSql(
-      `INSERT INTO companies (id, name, website, domain, category_id, source, score, grade, summary, scanned_at, latest_scan_id, updated_at)
-       SELECT md5('c'||g)::uuid, 'Bench Company '||g, 'https://bench-'||g||'.example', 'bench-'||g||'.example',
-              cat.id,
+       FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T};
+    INSERT INTO companies (id, name, website, domain, category_id, source, score, grade, summary, scanned_at, latest_scan_id, updated_at)
+       SELECT md5('c'||g)::uuid, 'Bench Company '||g, 'https://bench-'||g||'.example', 'bench-'||g||'.example', cat.id,
               CASE WHEN g % 10 = 9 THEN 'community'::"CompanySource" ELSE 'curated'::"CompanySource" END,
               greatest(0, least(100, t.score + (g % 7) - 3)), t.grade, t.summary, now() - ((g % 1000) * interval '17 minutes'),
               md5('s'||g)::uuid, now()
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl t ON t.tpl = g % $3::int LEFT JOIN bench_cat cat ON cat.n = g % $4::int`,
-      [...params, Math.max(categories, 1)],
-    );
-    await db.executeSql(`UPDATE scans SET company_id = md5('c'||g)::uuid FROM generate_series($1::int, $2::int) g WHERE scans.id = md5('s'||g)::uuid`, [from, to]);
-    await db.executeSql(
-      `INSERT INTO check_results (scan_id, check_id, name, layer, tier, label, bonus, status, earned, points, position, evidence, fix)
+       FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T} LEFT JOIN bench_cat cat ON cat.n = g % ${cats};
+    INSERT INTO check_results (scan_id, check_id, name, layer, tier, label, bonus, status, earned, points, position, evidence, fix)
        SELECT md5('s'||g)::uuid, c.check_id, c.name, c.layer, c.tier, c.label, c.bonus, c.status, c.earned, c.points, c.position, c.evidence, c.fix
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl_checks c ON c.tpl = g % $3::int
-       ORDER BY g, c.position`, // one scan's rows together, as the transaction that ends a scan writes them
-      params,
-    );
-    await db.executeSql(
-      `INSERT INTO layer_scores (scan_id, layer, weight, score, position)
+       FROM generate_series(${from}, ${to}) g JOIN bench_tpl_checks c ON c.tpl = g % ${T}
+       ORDER BY g, c.position;
+    INSERT INTO layer_scores (scan_id, layer, weight, score, position)
        SELECT md5('s'||g)::uuid, l.layer, l.weight, l.score, l.position
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl_layers l ON l.tpl = g % $3::int
-       ORDER BY g, l.position`,
-      params,
-    );
-    await db.executeSql(
-      `INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
+       FROM generate_series(${from}, ${to}) g JOIN bench_tpl_layers l ON l.tpl = g % ${T}
+       ORDER BY g, l.position;
+    INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
        SELECT md5('c'||g)::uuid, NULL, greatest(0, least(100, t.score + (g % 11) - 5 + k * 2)), t.grade,
               now() - ((g % 1000) * interval '17 minutes') - ((3 - k) * interval '9 days')
-       FROM generate_series($1::int, $2::int) g JOIN bench_tpl t ON t.tpl = g % $3::int CROSS JOIN generate_series(1, 2) k`,
-      params,
-    );
-    await db.executeSql(
-      `INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
-       SELECT id, latest_scan_id, score, grade, scanned_at FROM companies WHERE domain IN (SELECT 'bench-'||g||'.example' FROM generate_series($1::int, $2::int) g)`,
-      [from, to],
-    );
-    await db.executeSql(
-      `INSERT INTO scan_events (scan_id, step, at)
+       FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T} CROSS JOIN generate_series(1, 2) k;
+    INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
+       SELECT md5('c'||g)::uuid, md5('s'||g)::uuid, greatest(0, least(100, t.score + (g % 7) - 3)), t.grade, now() - ((g % 1000) * interval '17 minutes')
+       FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T};
+    INSERT INTO scan_events (scan_id, step, at)
        SELECT md5('s'||g)::uuid, s.step, now() - ((g % 1000) * interval '17 minutes') - (s.n * interval '1 second')
-       FROM generate_series($1::int, $2::int) g
-       CROSS JOIN (VALUES ('waiting', 20), ('running', 15), ('discovery', 12), ('access', 9), ('usability', 6), ('payments', 4), ('scoring', 2), ('ended', 0)) AS s(step, n)`,
-      [from, to],
-    );
+       FROM generate_series(${from}, ${to}) g
+       CROSS JOIN (VALUES ('waiting', 20), ('running', 15), ('discovery', 12), ('access', 9), ('usability', 6), ('payments', 4), ('scoring', 2), ('ended', 0)) AS s(step, n);
+    COMMIT;`);
   }
+  await db.executeSql(rebuild);
   await db.executeSql('DROP TABLE bench_tpl, bench_tpl_checks, bench_tpl_layers, bench_cat; ANALYZE');
   const checkRows = Number((await db.executeSql('SELECT count(*)::int AS n FROM check_results')).rows[0].n);
   return { companies, checkRows, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Drops the bulk-loaded tables' secondary indexes and composite primary keys; returns the script that restores them. */
+async function dropBulkIndexes(db: Db): Promise<string> {
+  const { rows } = await db.executeSql(
+    `SELECT i.indexname, i.indexdef, c.conname, pg_get_constraintdef(c.oid) AS condef, i.tablename
+     FROM pg_indexes i LEFT JOIN pg_constraint c ON c.conname = i.indexname AND c.connamespace = (SELECT oid FROM pg_namespace WHERE nspname = current_schema())
+     WHERE i.schemaname = current_schema() AND i.tablename IN ('check_results', 'layer_scores', 'score_history', 'scan_events')
+       AND i.indexname NOT IN ('score_history_pkey', 'scan_events_pkey')`,
+  );
+  const drop: string[] = [];
+  const restore: string[] = [];
+  for (const r of rows as Array<{ indexname: string; indexdef: string; conname: string | null; condef: string | null; tablename: string }>) {
+    if (r.conname) {
+      drop.push(`ALTER TABLE "${r.tablename}" DROP CONSTRAINT "${r.conname}";`);
+      restore.push(`ALTER TABLE "${r.tablename}" ADD CONSTRAINT "${r.conname}" ${r.condef};`);
+    } else {
+      drop.push(`DROP INDEX "${r.indexname}";`);
+      restore.push(`${r.indexdef};`);
+    }
+  }
+  if (drop.length > 0) await db.executeSql(drop.join('\n'));
+  return restore.join('\n') || 'SELECT 1';
 }
