@@ -33,7 +33,7 @@ export interface Workload {
 const mode = process.argv[2] === 'postgres' ? 'postgres' : 'pglite';
 const companies = Number(process.argv[3] ?? 10_000);
 const databaseUrl = process.argv[4] ?? '';
-const RAW_COUNT = Number(process.env.BENCH_RAW_PATHS ?? 1500);
+const RAW_COUNT = Number(process.env.BENCH_RAW_PATHS ?? 500);
 
 const SORTS = ['score', 'company', 'category', 'scanned'] as const;
 
