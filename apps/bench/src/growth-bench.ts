@@ -18,26 +18,33 @@ export interface GrowthRow {
 
 export async function runGrowthBench(options: { databases: Database[]; sizes: number[]; seconds: number; connections: number }): Promise<GrowthRow[]> {
   const rows: GrowthRow[] = [];
-  for (const db of options.databases) {
-    for (const companies of options.sizes) {
-      const target = await ReadTarget.start(db, companies);
-      try {
-        const rebuilt = await target.request<{ rebuildMs: number; rssMb: number }>('rebuild');
-        const read = async (name: string) => (await measureWorkload(target, db, name, options.seconds, options.connections, { next: 0 })).app;
-        rows.push({
-          database: db,
-          companies,
-          seedSeconds: target.info.seedSeconds,
-          rebuildMs: rebuilt.rebuildMs,
-          rssMb: rebuilt.rssMb,
-          q: await read('q'),
-          hit: await read('hit'),
-          company: await read('company'),
-        });
-        console.log(`  ${DATABASE_LABEL[db]}, ${companies} companies: seeded in ${target.info.seedSeconds.toFixed(1)} s (${target.info.checkRows} check rows)`);
-      } finally {
-        await target.stop();
-      }
+  // Smallest sizes first on every database, PGlite's largest last (it takes longest to seed); each row is printed as
+  // soon as it is measured, so a long run shows its progress.
+  const largest = Math.max(...options.sizes);
+  const pgliteLast = [...options.databases].sort((a, b) => Number(a === 'pglite') - Number(b === 'pglite'));
+  const steps = [...options.sizes]
+    .sort((a, b) => a - b)
+    .flatMap((companies) => (companies === largest ? pgliteLast : options.databases).map((db) => ({ db, companies })));
+  printGrowthHeader();
+  for (const { db, companies } of steps) {
+    const target = await ReadTarget.start(db, companies);
+    try {
+      const rebuilt = await target.request<{ rebuildMs: number; rssMb: number }>('rebuild');
+      const read = async (name: string) => (await measureWorkload(target, db, name, options.seconds, options.connections, { next: 0 })).app;
+      const row: GrowthRow = {
+        database: db,
+        companies,
+        seedSeconds: target.info.seedSeconds,
+        rebuildMs: rebuilt.rebuildMs,
+        rssMb: rebuilt.rssMb,
+        q: await read('q'),
+        hit: await read('hit'),
+        company: await read('company'),
+      };
+      rows.push(row);
+      printGrowthRow(row, target.info.checkRows);
+    } finally {
+      await target.stop();
     }
   }
   return rows;
@@ -46,15 +53,20 @@ export async function runGrowthBench(options: { databases: Database[]; sizes: nu
 /** Flat: the largest size keeps at least 75 % of the smallest size's throughput. */
 const FLAT = 0.75;
 
+const f = (n: number, d = 0) => n.toFixed(d);
+
+function printGrowthHeader(): void {
+  console.log('\nGrowth (realistic scans; reads at 64 connections; printed as measured)');
+  console.log('database          companies  seeded s  rebuild ms  ms/1k cos  RSS MB   q-miss req/s (p99)  hit req/s (p99)  company req/s (p99)');
+}
+
+function printGrowthRow(r: GrowthRow, checkRows: number): void {
+  console.log(
+    `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.seedSeconds).padStart(9)} ${f(r.rebuildMs).padStart(11)} ${f((r.rebuildMs / r.companies) * 1000, 1).padStart(10)} ${f(r.rssMb).padStart(7)}   ${`${f(r.q.rps)} (${f(r.q.p99)})`.padStart(18)} ${`${f(r.hit.rps)} (${f(r.hit.p99)})`.padStart(16)} ${`${f(r.company.rps)} (${f(r.company.p99)})`.padStart(20)}   [${checkRows} check rows]`,
+  );
+}
+
 export function printGrowth(rows: GrowthRow[]): void {
-  const f = (n: number, d = 0) => n.toFixed(d);
-  console.log('\nGrowth (realistic scans; reads at 64 connections)');
-  console.log('database          companies  rebuild ms  ms/1k cos  RSS MB   q-miss req/s (p99)  hit req/s (p99)  company req/s (p99)');
-  for (const r of rows) {
-    console.log(
-      `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.rebuildMs).padStart(11)} ${f((r.rebuildMs / r.companies) * 1000, 1).padStart(10)} ${f(r.rssMb).padStart(7)}   ${`${f(r.q.rps)} (${f(r.q.p99)})`.padStart(18)} ${`${f(r.hit.rps)} (${f(r.hit.p99)})`.padStart(16)} ${`${f(r.company.rps)} (${f(r.company.p99)})`.padStart(20)}`,
-    );
-  }
   for (const db of new Set(rows.map((r) => r.database))) {
     const own = rows.filter((r) => r.database === db).sort((a, b) => a.companies - b.companies);
     if (own.length < 2) continue;
