@@ -83,8 +83,10 @@ export function hostileRequest(op: ContractOperation, known: KnownValues): fc.Ar
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const rawOf = (p: ContractParameter) =>
     fc.oneof(
-      invalidValue(p.schema).filter((v) => v !== undefined).map((v) => encodeParameter(asText(v), 'component') ?? '%ED%A0%80'),
-      hostileRaw,
+      { weight: 2, arbitrary: invalidValue(p.schema).filter((v) => v !== undefined).map((v) => encodeParameter(asText(v), 'component') ?? '%ED%A0%80') },
+      { weight: 2, arbitrary: hostileRaw },
+      // U+0000 inside an otherwise valid value: what no column can hold.
+      { weight: 1, arbitrary: validParameterValue(p, known).map((v) => `${encodeURIComponent(v.slice(0, 8))}%00`) },
     );
   const breakages: Array<fc.Arbitrary<Breakage>> = [];
   for (const p of pathParams) breakages.push(rawOf(p).map((raw) => ({ kind: 'path' as const, name: p.name, raw })));
