@@ -124,6 +124,15 @@ describe('check semantics', () => {
     expect(origin.evaluate({ ...goodSite(), mcp: goodMcp({ transport: 'sse', originCheck: { origin: 'https://dns-rebinding-check.invalid', status: 200, error: null } }) }).evidence.detail).toMatch(/stream request/);
   });
 
+  it('oauth-discovery: the issuer must be the one the metadata was fetched for (RFC 8414 §3.3); "/" after the host is the same URI (RFC 3986 §6.2.3)', () => {
+    const discovery = check('oauth-discovery');
+    const withIssuer = (issuer: string): Artifacts => ({ ...goodSite(), authorizationServer: json('/.well-known/oauth-authorization-server', { ...AUTH_SERVER, issuer }) });
+    expect(discovery.evaluate(withIssuer(`${ORIGIN}/`)).status).toBe('passed');
+    expect(discovery.evaluate(withIssuer('https://login.other.example')).evidence.detail).toMatch(/issuer "https:\/\/login\.other\.example" is not the issuer it was fetched for/);
+    expect(discovery.evaluate(withIssuer('https://login.other.example')).status).toBe('failed');
+    expect(discovery.evaluate(withIssuer(`${ORIGIN}/tenant`)).status).toBe('failed');
+  });
+
   it('MCP tool checks report what is wrong', () => {
     const a = badSite();
     expect(check('mcp-tool-names').evaluate(a).evidence.detail).toMatch(/outside the MCP name rules: get weather!.*duplicated/);

@@ -132,6 +132,8 @@ export interface Artifacts {
   protectedResource: FetchedDoc | null;
   /** Authorization-server metadata found from the protected-resource metadata, or at the origin. */
   authorizationServer: FetchedDoc | null;
+  /** The issuer identifier that metadata was looked up for (RFC 8414 §3.3: its issuer must be identical). */
+  authorizationServerIssuer: string | null;
 }
 
 export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
@@ -163,5 +165,6 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     mcpExtraCards: [],
     protectedResource: null,
     authorizationServer: null,
+    authorizationServerIssuer: null,
   };
 }

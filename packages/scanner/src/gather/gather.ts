@@ -191,6 +191,7 @@ async function resolveAuthorizationServer(ctx: GatherContext, a: Artifacts): Pro
       // an unparseable issuer falls back to the origin's own metadata
     }
     if (urls) {
+      a.authorizationServerIssuer = issuer;
       let first: FetchedDoc | null = null;
       for (const url of urls) {
         const doc = await ctx.fetcher.get(url, { headers: { accept: 'application/json' } });
@@ -210,6 +211,8 @@ async function resolveAuthorizationServer(ctx: GatherContext, a: Artifacts): Pro
     }
   }
   const own = a.wellKnown.oauthAuthorizationServer;
+  // Both documents sit at the origin's root, so the issuer they must name is the origin.
+  a.authorizationServerIssuer = a.origin;
   a.authorizationServer = own?.status === 200 ? own : (a.wellKnown.openidConfiguration ?? own ?? null);
 }
 

@@ -47,30 +47,36 @@ describe('OAuth-protected MCP servers', () => {
   });
 });
 
+/** An MCP server whose issuer has a path (/tenant1) and whose only metadata is at OIDC "path appending". */
+function tenantSite(issuerIn: (origin: string) => string): Promise<RunningSite> {
+  return startSdkSite({
+    mcp: {
+      guard: (req, res) => {
+        const origin = `http://${req.headers.host}`;
+        res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` }).end();
+        return true;
+      },
+    },
+    routes: (origin) => ({
+      '/.well-known/oauth-protected-resource/mcp': { body: JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [`${origin}/tenant1`] }) },
+      '/tenant1/.well-known/openid-configuration': {
+        body: JSON.stringify({ issuer: issuerIn(origin), authorization_endpoint: `${origin}/tenant1/authorize`, token_endpoint: `${origin}/tenant1/token`, code_challenge_methods_supported: ['S256'], client_id_metadata_document_supported: true }),
+      },
+    }),
+  });
+}
+
 describe('authorization-server discovery order (basic/authorization §Authorization Server Metadata Discovery)', () => {
   let site: RunningSite;
+  let otherIssuer: RunningSite;
   let result: ScanResult;
+  let otherIssuerResult: ScanResult;
 
   beforeAll(async () => {
-    // An issuer with a path, whose only metadata is at OIDC "path appending": /tenant1/.well-known/openid-configuration.
-    site = await startSdkSite({
-      mcp: {
-        guard: (req, res) => {
-          const origin = `http://${req.headers.host}`;
-          res.writeHead(401, { 'www-authenticate': `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/mcp"` }).end();
-          return true;
-        },
-      },
-      routes: (origin) => ({
-        '/.well-known/oauth-protected-resource/mcp': { body: JSON.stringify({ resource: `${origin}/mcp`, authorization_servers: [`${origin}/tenant1`] }) },
-        '/tenant1/.well-known/openid-configuration': {
-          body: JSON.stringify({ issuer: `${origin}/tenant1`, authorization_endpoint: `${origin}/tenant1/authorize`, token_endpoint: `${origin}/tenant1/token`, code_challenge_methods_supported: ['S256'], client_id_metadata_document_supported: true }),
-        },
-      }),
-    });
-    result = await scanCorpus(site.mcpUrl!);
+    [site, otherIssuer] = await Promise.all([tenantSite((origin) => `${origin}/tenant1`), tenantSite((origin) => `${origin}/tenant2`)]);
+    [result, otherIssuerResult] = await Promise.all([scanCorpus(site.mcpUrl!), scanCorpus(otherIssuer.mcpUrl!)]);
   });
-  afterAll(() => site.close());
+  afterAll(() => Promise.all([site.close(), otherIssuer.close()]));
 
   it('tries RFC 8414 path insertion, OIDC path insertion, then OIDC path appending, and finds the last', () => {
     expect(checkOf(result, 'oauth-discovery')).toMatchObject({ status: 'passed', detail: expect.stringContaining('/tenant1') });
@@ -78,5 +84,9 @@ describe('authorization-server discovery order (basic/authorization §Authorizat
     const tried = site.requests.map((r) => r.path).filter((p) => /openid-configuration|oauth-authorization-server/.test(p));
     expect(tried.indexOf('/.well-known/oauth-authorization-server/tenant1')).toBeLessThan(tried.indexOf('/.well-known/openid-configuration/tenant1'));
     expect(tried.indexOf('/.well-known/openid-configuration/tenant1')).toBeLessThan(tried.indexOf('/tenant1/.well-known/openid-configuration'));
+  });
+
+  it('metadata whose issuer is not the issuer it was fetched for fails (RFC 8414 §3.3, OIDC Discovery §4.3: it MUST NOT be used)', () => {
+    expect(checkOf(otherIssuerResult, 'oauth-discovery')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/tenant2.*tenant1|RFC 8414 §3\.3/) });
   });
 });

@@ -30,6 +30,15 @@ function resourceMatches(resource: string, endpoint: string): boolean {
   }
 }
 
+/**
+ * RFC 8414 §3.3 (and OpenID Connect Discovery §4.3): the metadata's issuer must be identical to the issuer identifier
+ * the well-known URI was built from. An empty path and "/" are the same URI (RFC 3986 §6.2.3), so only that differs.
+ */
+function sameIssuer(stated: string, expected: string): boolean {
+  const bare = (u: string): string => (/^[a-z][a-z0-9+.-]*:\/\/[^/?#]+\/$/i.test(u) ? u.slice(0, -1) : u);
+  return bare(stated) === bare(expected);
+}
+
 export const oauthDiscovery = defineCheck({
   id: 'oauth-discovery',
   name: 'OAuth authorization server metadata',
@@ -37,7 +46,7 @@ export const oauthDiscovery = defineCheck({
   tier: 'recommended',
   appliesTo: ALL_KINDS,
   description:
-    'RFC 8414 authorization server metadata (or OpenID Connect discovery) with issuer, authorization_endpoint and token_endpoint, found the way MCP 2025-11-25 clients look: RFC 8414 path insertion, OIDC path insertion, then OIDC path appending.',
+    'RFC 8414 authorization server metadata (or OpenID Connect discovery) with issuer, authorization_endpoint and token_endpoint, found the way MCP 2025-11-25 clients look: RFC 8414 path insertion, OIDC path insertion, then OIDC path appending. Its issuer must be the issuer it was fetched for (RFC 8414 §3.3).',
   fix: 'Publish /.well-known/oauth-authorization-server with issuer, authorization_endpoint, token_endpoint and code_challenge_methods_supported.',
   evaluate(a) {
     if (!oauthExpected(a)) return outcome('not_applicable', 'Nothing here requires signing in for an agent');
@@ -48,6 +57,10 @@ export const oauthDiscovery = defineCheck({
     if (!meta) return outcome('failed', `No authorization server metadata (HTTP ${doc.status})`, docEvidence(doc));
     const missing = ['issuer', 'authorization_endpoint', 'token_endpoint'].filter((k) => typeof meta[k] !== 'string');
     if (missing.length > 0) return outcome('warning', `Metadata lacks ${missing.join(', ')}`, docEvidence(doc, 'body'));
+    const expected = a.authorizationServerIssuer;
+    if (expected && !sameIssuer(String(meta.issuer), expected)) {
+      return outcome('failed', `The metadata's issuer "${String(meta.issuer)}" is not the issuer it was fetched for (${expected}); RFC 8414 §3.3 says such metadata must not be used`, docEvidence(doc, 'body'));
+    }
     return outcome('passed', `Authorization server ${String(meta.issuer)}, metadata at ${doc.finalUrl ?? doc.url}`, docEvidence(doc));
   },
 });
