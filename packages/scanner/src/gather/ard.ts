@@ -1,5 +1,6 @@
 import { parseJsonObject } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
+import { httpUrl } from '../util/url';
 import type { Artifacts, ArdSource } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 
@@ -13,13 +14,8 @@ const ACCEPT = 'application/json,*/*;q=0.5';
 export async function gatherArd(fetcher: DocFetcher, a: Artifacts): Promise<void> {
   const candidates: Array<{ url: string; via: ArdSource['via'] }> = [];
   const add = (href: string | undefined, via: ArdSource['via']): void => {
-    if (!href) return;
-    try {
-      const url = new URL(href, a.home?.finalUrl ?? a.targetUrl);
-      if ((url.protocol === 'http:' || url.protocol === 'https:') && !candidates.some((c) => c.url === url.href)) candidates.push({ url: url.href, via });
-    } catch {
-      // an unparseable reference is skipped
-    }
+    const url = httpUrl(href, a.home?.finalUrl ?? a.targetUrl);
+    if (url && !candidates.some((c) => c.url === url)) candidates.push({ url, via });
   };
   const linkOf = (rel: string): string | undefined =>
     parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? a.targetUrl).find((l) => l.rel.includes(rel))?.href ??

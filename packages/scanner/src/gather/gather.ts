@@ -45,14 +45,16 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
   await Promise.all([
     (async () => {
       a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
-      const named = sitemapLines(a.robots).slice(0, 2);
-      const candidates = [...new Set([...named, at('/sitemap.xml')])];
-      a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
-      a.markdownSamples = await sampleMarkdownPages(fetcher, a);
-    })(),
-    (async () => {
-      a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
-      await gatherArd(fetcher, a);
+      // Both follow robots.txt: its Sitemap lines (then pages sampled for markdown) and its Agentmap line (ARD).
+      await Promise.all([
+        (async () => {
+          const named = sitemapLines(a.robots).slice(0, 2);
+          const candidates = [...new Set([...named, at('/sitemap.xml')])];
+          a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
+          a.markdownSamples = await sampleMarkdownPages(fetcher, a);
+        })(),
+        gatherArd(fetcher, a),
+      ]);
     })(),
     fetcher.get(at('/sitemap.xml'), { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } }),
     (async () => {

@@ -1,7 +1,7 @@
-import { getDomain } from 'tldts';
 import { declaredPayments } from '../checks/payment-signals';
 import { parseJsonObject } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
+import { httpUrl, pathOf, sameSite } from '../util/url';
 import type { Artifacts, FetchedDoc } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 
@@ -20,21 +20,12 @@ export const WELL_KNOWN_ACCEPT = 'application/json,*/*;q=0.5';
  * links on its home page. Same site only (registrable domain), deduplicated, at most MAX_LINKED_PAYMENT_PROBES.
  */
 export async function probeLinkedPayments(fetcher: DocFetcher, a: Artifacts): Promise<FetchedDoc[]> {
-  const site = getDomain(a.origin) ?? new URL(a.origin).hostname;
-  const sameSite = (url: string): boolean => {
-    try {
-      const u = new URL(url);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && (getDomain(u.href) ?? u.hostname) === site;
-    } catch {
-      return false;
-    }
-  };
   const discovery = await fetcher.get(new URL(WELL_KNOWN_X402, a.origin).href, { headers: { accept: WELL_KNOWN_ACCEPT } });
   const listed = discovery.status === 200 ? (parseJsonObject(discovery.body)?.resources ?? []) : [];
-  const fromDiscovery = Array.isArray(listed) ? listed.filter((r): r is string => typeof r === 'string' && !r.includes('{')).map((r) => absolute(r, a.origin)) : [];
+  const fromDiscovery = Array.isArray(listed) ? listed.filter((r): r is string => typeof r === 'string' && !r.includes('{')).map((r) => httpUrl(r, a.origin)) : [];
   const fromOpenApi = declaredPayments(a)
     .filter((d) => d.method === 'GET' && !d.path.includes('{'))
-    .map((d) => absolute(d.path, a.origin));
+    .map((d) => httpUrl(d.path, a.origin));
   const base = a.home?.finalUrl ?? a.targetUrl;
   const apiLink = (href: string): boolean => /^\/api(\/|$)/i.test(pathOf(href));
   const fromHome = [
@@ -43,7 +34,7 @@ export async function probeLinkedPayments(fetcher: DocFetcher, a: Artifacts): Pr
   ].filter(apiLink);
   const already = new Set([a.targetUrl, a.home?.finalUrl, a.paymentProbe?.url].filter(Boolean));
   const candidates = [...new Set([...fromDiscovery, ...fromOpenApi, ...fromHome])]
-    .filter((u) => u !== null && sameSite(u) && !already.has(u))
+    .filter((u) => u !== null && sameSite(u, a.origin) && !already.has(u))
     .slice(0, MAX_LINKED_PAYMENT_PROBES) as string[];
   return Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/json' } })));
 }
@@ -59,20 +50,4 @@ export async function fetchPageScripts(fetcher: DocFetcher, a: Artifacts): Promi
   });
   const docs = await Promise.all(urls.slice(0, MAX_SCRIPTS).map((u) => fetcher.get(u, { headers: { accept: 'text/javascript,application/javascript,*/*;q=0.5' } })));
   return docs.map((d) => (d.body.length > MAX_SCRIPT_CHARS ? { ...d, body: d.body.slice(0, MAX_SCRIPT_CHARS) } : d));
-}
-
-function absolute(href: string, origin: string): string | null {
-  try {
-    return new URL(href, origin).href;
-  } catch {
-    return null;
-  }
-}
-
-function pathOf(href: string): string {
-  try {
-    return new URL(href).pathname;
-  } catch {
-    return '';
-  }
 }

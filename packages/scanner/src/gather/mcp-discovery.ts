@@ -1,6 +1,6 @@
-import { getDomain } from 'tldts';
 import { parseJson } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
+import { httpUrl, pathOf, sameSite } from '../util/url';
 import type { Artifacts, FetchedDoc, McpArtifact } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 
@@ -33,7 +33,7 @@ export function mcpEndpointFromCard(card: FetchedDoc | null, base: string): stri
   const preferred = remotes.find((r) => r?.type === 'streamable-http') ?? remotes[0];
   const transport = json.transport && typeof json.transport === 'object' ? (json.transport as Record<string, unknown>) : null;
   const raw = preferred?.url ?? transport?.endpoint ?? transport?.url ?? json.url ?? json.endpoint;
-  return resolve(raw, card.finalUrl ?? card.url ?? base);
+  return httpUrl(raw, card.finalUrl ?? card.url ?? base);
 }
 
 /** The name a card gives its server: `serverInfo.name` (SEP-1649) or the top-level `name` (SEP-2127, server.json). */
@@ -41,36 +41,6 @@ export function serverNameFromCard(json: Record<string, unknown>): string | null
   const info = json.serverInfo && typeof json.serverInfo === 'object' ? (json.serverInfo as Record<string, unknown>) : null;
   const name = info?.name ?? json.name;
   return typeof name === 'string' && name.trim() ? name : null;
-}
-
-function resolve(raw: unknown, base: string): string | null {
-  if (typeof raw !== 'string' || raw.trim() === '') return null;
-  try {
-    const url = new URL(raw, base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Same registrable domain (example.com, mcp.example.com), or the same host when there is none (an IP address). */
-function sameSite(url: string, origin: string): boolean {
-  try {
-    const a = new URL(url).hostname;
-    const b = new URL(origin).hostname;
-    const da = getDomain(a);
-    return da !== null && da === getDomain(b) ? true : a === b;
-  } catch {
-    return false;
-  }
-}
-
-function pathOf(url: string): string {
-  try {
-    return new URL(url).pathname;
-  } catch {
-    return url;
-  }
 }
 
 /**
@@ -85,9 +55,9 @@ async function fromCatalog(fetcher: DocFetcher, a: Artifacts): Promise<{ candida
   const list = Array.isArray(json) ? json : (['servers', 'entries', 'catalog', 'items'].map((k) => (json as Record<string, unknown> | undefined)?.[k]).find(Array.isArray) as unknown[] | undefined) ?? [];
   const base = catalog.finalUrl ?? catalog.url;
   const entries = list.slice(0, MAX_CATALOG_ENTRIES).map((entry) => {
-    if (typeof entry === 'string') return resolve(entry, base);
+    if (typeof entry === 'string') return httpUrl(entry, base);
     const e = entry as Record<string, unknown> | null;
-    return resolve(e?.serverCard ?? e?.cardUrl ?? e?.card ?? e?.url ?? e?.endpoint ?? e?.href, base);
+    return httpUrl(e?.serverCard ?? e?.cardUrl ?? e?.card ?? e?.url ?? e?.endpoint ?? e?.href, base);
   });
   const candidates: McpCandidate[] = [];
   const cards: FetchedDoc[] = [];
@@ -110,7 +80,7 @@ function fromApiCatalog(doc: FetchedDoc | undefined): McpCandidate[] {
   const base = doc.finalUrl ?? doc.url;
   const found: McpCandidate[] = [];
   for (const entry of json.linkset.slice(0, 20) as Array<Record<string, unknown>>) {
-    const anchor = resolve(entry?.anchor, base);
+    const anchor = httpUrl(entry?.anchor, base);
     if (!anchor) continue;
     const mentionsMcp = MCP_PATH.test(pathOf(anchor)) || /mcp/i.test(JSON.stringify(entry).replace(/"anchor":"[^"]*"/, ''));
     if (mentionsMcp) found.push({ endpoint: anchor, source: 'api-catalog', via: 'an anchor of the RFC 9727 api-catalog', docUrl: base });
@@ -134,7 +104,7 @@ function fromLlmsTxt(doc: FetchedDoc | null): McpCandidate[] {
   const base = doc.finalUrl ?? doc.url;
   const found: McpCandidate[] = [];
   for (const match of doc.body.slice(0, 200_000).matchAll(/\[[^\]]*\]\(([^)\s]+)\)/g)) {
-    const url = resolve(match[1], base);
+    const url = httpUrl(match[1], base);
     if (url && MCP_PATH.test(pathOf(url))) found.push({ endpoint: url, source: 'llms-txt', via: 'a link in llms.txt', docUrl: base });
     if (found.length >= MAX_LINKS) break;
   }

@@ -17,12 +17,13 @@ export const markdownNegotiation = defineCheck({
     const doc = a.markdown;
     const problem = unreachable(doc, 'the home page as markdown');
     if (problem || !doc) return problem!;
-    const home = judgeHomeMarkdown(a, doc);
+    const homeVerdict = pageMarkdown(doc);
+    const home = judgeHomeMarkdown(a, doc, homeVerdict);
     const samples = (a.markdownSamples ?? []).filter(isOk);
     if (samples.length === 0) return home;
     const verdicts = samples.map(pageMarkdown);
     const total = samples.length + 1;
-    const served = verdicts.filter((v) => v === 'negotiated' || v === 'no-vary').length + (pageMarkdown(doc) === 'negotiated' || pageMarkdown(doc) === 'no-vary' ? 1 : 0);
+    const served = [homeVerdict, ...verdicts].filter((v) => v === 'negotiated' || v === 'no-vary').length;
     const share = `${served} of ${total} sampled pages (the home page and ${samples.length} from the sitemap)`;
     const allNegotiated = home.status === 'passed' && verdicts.every((v) => v === 'negotiated');
     if (allNegotiated) return { ...home, evidence: { ...home.evidence, detail: `Markdown is negotiated with Vary: Accept on ${share}` } };
@@ -42,16 +43,13 @@ function pageMarkdown(doc: FetchedDoc): PageMarkdown {
   return /accept/i.test(doc.headers.vary ?? '') ? 'negotiated' : 'no-vary';
 }
 
-function judgeHomeMarkdown(a: Artifacts, doc: FetchedDoc): CheckOutcome {
-    const isMarkdownType = /text\/(markdown|x-markdown)/i.test(doc.contentType ?? '');
-    if (isOk(doc) && isMarkdownType) {
-      if (/^\s*</.test(doc.body) || looksLikeHtml({ ...doc, contentType: '' })) return outcome('failed', 'Labelled text/markdown but the body is HTML', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
-      if (/accept/i.test(doc.headers.vary ?? '')) return outcome('passed', 'Markdown is negotiated with Vary: Accept', { ...docEvidence(doc, 'body'), header: `vary: ${doc.headers.vary}` });
-      return outcome('warning', 'Markdown is served, but without Vary: Accept caches may hand it to browsers', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
-    }
-    const alternate = a.homeHtml?.links.find((l) => l.rel.includes('alternate') && /markdown/.test(l.type));
-    if (alternate) return outcome('warning', `No negotiation, but a markdown alternate is linked: ${alternate.href}`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: alternate.href });
-    return outcome('failed', `Accept: text/markdown returned ${doc.contentType ?? 'no content type'}`, { ...docEvidence(doc), header: `content-type: ${doc.contentType ?? '(none)'}` });
+function judgeHomeMarkdown(a: Artifacts, doc: FetchedDoc, verdict: PageMarkdown): CheckOutcome {
+  if (verdict === 'html') return outcome('failed', 'Labelled text/markdown but the body is HTML', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
+  if (verdict === 'negotiated') return outcome('passed', 'Markdown is negotiated with Vary: Accept', { ...docEvidence(doc, 'body'), header: `vary: ${doc.headers.vary}` });
+  if (verdict === 'no-vary') return outcome('warning', 'Markdown is served, but without Vary: Accept caches may hand it to browsers', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
+  const alternate = a.homeHtml?.links.find((l) => l.rel.includes('alternate') && /markdown/.test(l.type));
+  if (alternate) return outcome('warning', `No negotiation, but a markdown alternate is linked: ${alternate.href}`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: alternate.href });
+  return outcome('failed', `Accept: text/markdown returned ${doc.contentType ?? 'no content type'}`, { ...docEvidence(doc), header: `content-type: ${doc.contentType ?? '(none)'}` });
 }
 
 export const pricingReadable = defineCheck({
