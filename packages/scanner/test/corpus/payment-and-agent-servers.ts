@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import express from 'express';
 import { paymentMiddleware, x402ResourceServer } from '@x402/express';
+import { PaymentRequiredV1Schema } from '@x402/core/schemas';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { startNodeProcess, type RunningServer } from './processes';
@@ -52,18 +53,20 @@ export async function startX402Paywall(): Promise<RunningServer> {
   return { url: `${site.origin}/weather`, origin: site.origin, close: async () => Promise.all([site.close(), facilitator.close()]).then(() => undefined) };
 }
 
-/** x402 v1 has no maintained Node-20 server package without wallet SDKs; this answers exactly the v1 §5.1.1 example. */
+/**
+ * x402 v1's server package (x402-express 1.x) pulls wallet SDKs (Coinbase CDP, Solana kit, wagmi) and Express 4, so
+ * this answers the v1 §5.1.1 example instead, parsed by the x402 project's own v1 schema (@x402/core) before it is sent.
+ */
 export async function startX402V1Paywall(): Promise<RunningServer> {
   const site = await listen((req, res) => {
+    const requirements = PaymentRequiredV1Schema.parse({
+      x402Version: 1,
+      error: 'X-PAYMENT header is required',
+      accepts: [{ scheme: 'exact', network: 'base-sepolia', maxAmountRequired: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: PAY_TO, resource: `http://${req.headers.host}${req.url}`, description: 'Premium data', mimeType: 'application/json', maxTimeoutSeconds: 60 }],
+    });
     res.statusCode = 402;
     res.setHeader('content-type', 'application/json');
-    res.end(
-      JSON.stringify({
-        x402Version: 1,
-        error: 'X-PAYMENT header is required',
-        accepts: [{ scheme: 'exact', network: 'base-sepolia', maxAmountRequired: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: PAY_TO, resource: `http://${req.headers.host}${req.url}`, description: 'Premium data', mimeType: 'application/json', maxTimeoutSeconds: 60 }],
-      }),
-    );
+    res.end(JSON.stringify(requirements));
   });
   return { url: `${site.origin}/premium`, origin: site.origin, close: site.close };
 }
