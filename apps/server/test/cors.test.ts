@@ -1,17 +1,34 @@
 // CORS on both hosts through really listening servers: preflights answered (never 405), X-Request-Id exposed, no
 // credentials, the default open to any origin, a configured list enforced, cached answers included.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFeedbackApp, createLeaderboardListener } from '../src/apps';
 import { loadConfig } from '../src/config';
+import type { Runtime } from '../src/runtime';
 import { startTestServer, type TestServer } from './support/harness';
 
 let open: TestServer;
-let listed: TestServer;
+// The same runtime served again by both hosts' real listeners, configured with a list of origins.
+const listed = { leaderboardUrl: '', feedbackUrl: '', servers: [] as http.Server[] };
+
+async function serve(listener: http.RequestListener): Promise<string> {
+  const server = http.createServer(listener);
+  listed.servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
 beforeAll(async () => {
-  [open, listed] = await Promise.all([
-    startTestServer(),
-    startTestServer({ env: { CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' } }),
-  ]);
+  open = await startTestServer();
+  const config = { ...open.runtime.config, corsOrigins: loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:5173' }).corsOrigins };
+  const runtime: Runtime = { ...open.runtime, config };
+  listed.leaderboardUrl = await serve(createLeaderboardListener(runtime));
+  listed.feedbackUrl = await serve(createFeedbackApp(runtime));
 });
-afterAll(() => Promise.all([open.close(), listed.close()]));
+afterAll(async () => {
+  await Promise.all(listed.servers.map((s) => new Promise<void>((resolve) => { s.close(() => resolve()); s.closeAllConnections(); })));
+  await open.close();
+});
 
 const preflight = (url: string, origin: string, method = 'POST') =>
   fetch(url, { method: 'OPTIONS', headers: { Origin: origin, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,x-request-id' } });
