@@ -125,8 +125,7 @@ export interface Artifacts {
   ard: ArdSource | null;
   ardTried: FetchedDoc[];
   mcp: McpArtifact | null;
-  /** /.well-known/mcp/catalog.json (websites); server cards found elsewhere than the well-known ones: catalog entries, <endpoint>/server-card (SEP-2127). */
-  mcpCatalog: FetchedDoc | null;
+  /** Server cards found elsewhere than the well-known ones: entries of /.well-known/mcp/catalog.json, <endpoint>/server-card (SEP-2127). */
   mcpExtraCards: FetchedDoc[];
   /** Protected-resource metadata named by the MCP server's 401, when there was one. */
   protectedResource: FetchedDoc | null;
@@ -161,7 +160,6 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     ard: null,
     ardTried: [],
     mcp: null,
-    mcpCatalog: null,
     mcpExtraCards: [],
     protectedResource: null,
     authorizationServer: null,

@@ -49,7 +49,6 @@ export function serverNameFromCard(json: Record<string, unknown>): string | null
  */
 async function fromCatalog(fetcher: DocFetcher, a: Artifacts): Promise<{ candidates: McpCandidate[]; cards: FetchedDoc[] }> {
   const catalog = await fetcher.get(new URL('/.well-known/mcp/catalog.json', a.origin).href, { headers: JSON_ACCEPT });
-  a.mcpCatalog = catalog;
   if (catalog.status !== 200) return { candidates: [], cards: [] };
   const json = parseJson(catalog.body) as Record<string, unknown> | unknown[] | undefined;
   const list = Array.isArray(json) ? json : (['servers', 'entries', 'catalog', 'items'].map((k) => (json as Record<string, unknown> | undefined)?.[k]).find(Array.isArray) as unknown[] | undefined) ?? [];
