@@ -110,3 +110,29 @@ describe('discovery limits', () => {
     expect(checkOf(endpointCardResult, 'mcp-card-consistent').status).toBe('passed');
   });
 });
+
+describe('a website whose /mcp answers but fails the handshake', () => {
+  let broken: RunningSite;
+  let otherRpc: RunningSite;
+  let brokenResult: ScanResult;
+  let otherRpcResult: ScanResult;
+  beforeAll(async () => {
+    [broken, otherRpc] = await Promise.all([
+      // basic/lifecycle §Version Negotiation: a version the client does not support ends the handshake.
+      startSdkSite({ mcp: { protocolVersion: '1999-01-01' } }),
+      // JSON-RPC 2.0 §5.1: -32601 "Method not found" is some other JSON-RPC service, not an MCP server.
+      startSdkSite({ mcpPath: null, routes: () => ({ '/mcp': { body: JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }) } }) }),
+    ]);
+    [brokenResult, otherRpcResult] = await Promise.all([scanCorpus(broken.url), scanCorpus(otherRpc.url)]);
+  });
+  afterAll(() => Promise.all([broken.close(), otherRpc.close()]));
+
+  it('an MCP server at /mcp that refuses the handshake fails mcp-initialize on the website, saying where it was found', () => {
+    expect(brokenResult.kind).toBe('website');
+    expect(checkOf(brokenResult, 'mcp-initialize')).toMatchObject({ status: 'failed', detail: expect.stringMatching(/conventional \/mcp path/) });
+  });
+
+  it('a JSON-RPC service at /mcp that does not know initialize leaves the website without an MCP server', () => {
+    expect(checkOf(otherRpcResult, 'mcp-initialize').status).toBe('not_applicable');
+  });
+});
