@@ -4,6 +4,8 @@
  */
 import { scan } from '../../src';
 import type { ScanResult } from '../../src';
+import { startSdkSite } from './sdk-servers';
+import type { RunningSite, SdkSiteOptions } from './sdk-servers';
 
 export { freePort, packageBin, startNodeProcess } from './processes';
 export type { RunningServer } from './processes';
@@ -23,4 +25,21 @@ export function checkOf(result: ScanResult, id: string): { id: string; status: s
   const check = result.checks.find((c) => c.id === id);
   if (!check) throw new Error(`No check ${id} in the result`);
   return { id, status: check.status, detail: check.evidence.detail };
+}
+
+/**
+ * Starts one SDK site per named definition and scans each (at the URL `target` picks, the home page by default), all
+ * at once; fills the given maps so a describe block can share them.
+ */
+export async function startAndScanSites(
+  definitions: Record<string, SdkSiteOptions>,
+  sites: Map<string, RunningSite>,
+  results: Map<string, ScanResult>,
+  target: (site: RunningSite) => string = (site) => site.url,
+): Promise<void> {
+  const names = Object.keys(definitions);
+  const started = await Promise.all(names.map((name) => startSdkSite(definitions[name])));
+  names.forEach((name, i) => sites.set(name, started[i]));
+  const scanned = await Promise.all(started.map((site) => scanCorpus(target(site))));
+  names.forEach((name, i) => results.set(name, scanned[i]));
 }

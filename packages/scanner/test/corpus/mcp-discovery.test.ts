@@ -1,6 +1,6 @@
 import type { ScanResult } from '../../src';
 import { DISCOVERY_SITES } from './discovery-sites';
-import { checkOf, scanCorpus, startSdkSite } from './index';
+import { checkOf, scanCorpus, startAndScanSites, startSdkSite } from './index';
 import type { RunningSite } from './index';
 
 /**
@@ -13,13 +13,7 @@ describe('MCP discovery on websites', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
 
-  beforeAll(async () => {
-    const names = Object.keys(DISCOVERY_SITES);
-    const started = await Promise.all(names.map((name) => startSdkSite(DISCOVERY_SITES[name])));
-    names.forEach((name, i) => sites.set(name, started[i]));
-    const scanned = await Promise.all(started.map((s) => scanCorpus(s.url)));
-    names.forEach((name, i) => results.set(name, scanned[i]));
-  }, 60000);
+  beforeAll(() => startAndScanSites(DISCOVERY_SITES, sites, results), 60000);
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
 
   const expectedSource: Record<string, RegExp> = {

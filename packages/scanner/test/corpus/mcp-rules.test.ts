@@ -1,5 +1,5 @@
 import type { ScanResult } from '../../src';
-import { checkOf, DEFAULT_TOOL, scanCorpus, startSdkSite } from './index';
+import { checkOf, DEFAULT_TOOL, startAndScanSites } from './index';
 import type { RunningSite, SdkSiteOptions, WireTool } from './index';
 
 const tool = (name: string, extra: Partial<WireTool> = {}): WireTool => ({ ...DEFAULT_TOOL, name, ...extra });
@@ -45,13 +45,7 @@ describe('MCP 2025-11-25 rules on small SDK servers', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
 
-  beforeAll(async () => {
-    const names = Object.keys(RULE_SERVERS);
-    const started = await Promise.all(names.map((name) => startSdkSite(RULE_SERVERS[name])));
-    names.forEach((name, i) => sites.set(name, started[i]));
-    const scanned = await Promise.all(started.map((s) => scanCorpus(s.mcpUrl ?? `${s.origin}/rpc`)));
-    names.forEach((name, i) => results.set(name, scanned[i]));
-  }, 60000);
+  beforeAll(() => startAndScanSites(RULE_SERVERS, sites, results, (s) => s.mcpUrl ?? `${s.origin}/rpc`), 60000);
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
 
   const check = (server: string, id: string) => checkOf(results.get(server)!, id);
