@@ -54,6 +54,8 @@ afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.c
 
 const check = (name: string) => results[name].checks.find((c) => c.id === 'markdown-negotiation')!;
 
+// RFC 9110 §12.5.1 (Accept) and §12.5.5 (Vary): a negotiated representation names the header it varies on, so
+// caches do not hand markdown to browsers; a site-wide setup answers every page that way, not only the home page.
 describe('markdown negotiation sampled across pages', () => {
   it('a site that negotiates markdown everywhere passes, with the share in the evidence', () => {
     expect(check('everywhere')).toMatchObject({ status: 'passed', evidence: { detail: `Markdown is negotiated with Vary: Accept on 4 of 4 sampled pages (the home page and ${MAX_MARKDOWN_SAMPLES} from the sitemap)` } });
