@@ -1,12 +1,13 @@
 // `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N] [--seconds=S] [--sizes=1000,10000,100000] [--open-seconds=30]`:
 // runs every benchmark part (or the named ones) and prints each row beside its target, met or NOT MET.
-// Parts: reads, feedback, pipeline, scanner, growth (the longest, last). Defaults are the issue's figures; flags shorten a run.
+// Parts: reads, feedback, pipeline, web, scanner, growth (the longest, last). Defaults are the issue's figures; flags shorten a run.
 import { execSync } from 'node:child_process';
 import { loadLine, type Database } from './common';
 import { printFeedbackBench, runFeedbackBench } from './feedback-bench';
 import { printGrowth, runGrowthBench } from './growth-bench';
 import { printPipelineBench, runPipelineBench } from './pipeline-bench';
 import { printReadRows, runReadBench } from './read-bench';
+import { printWebBench, runWebBench } from './web-bench';
 // The scanner's own benchmark lives outside its main entry point because it starts the sandbox.
 import { runScannerBench } from '@arl/scanner/dist/bench';
 
@@ -46,6 +47,7 @@ const parts: Record<string, (f: Flags) => Promise<void>> = {
     ),
   feedback: async (f) => printFeedbackBench(await runFeedbackBench({ databases: f.databases, seconds: f.seconds, openSeconds: f.openSeconds })),
   pipeline: async () => printPipelineBench(await runPipelineBench()),
+  web: async (f) => printWebBench(await runWebBench({ companies: f.companies, seconds: f.seconds, connections: f.connections })),
   scanner: async () => {
     await runScannerBench({ print: (line) => console.log(line) });
   },

@@ -25,6 +25,7 @@ import { scanHandlers } from './scans/handlers';
 import { streamHandlers } from './streams/handlers';
 import { errorPageRenderer } from './web/error-pages';
 import { webHandlers } from './web/handlers';
+import { PageCache } from './web/page-cache';
 import { selfClient } from './web/self-client';
 
 export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseCache): express.Express {
@@ -32,7 +33,7 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
   const documents = documentHandlers('leaderboard');
   // The pages read the API through @arl/client, from this host's own address (see web/self-client.ts).
   const pages = createWebPages({
-    api: selfClient(),
+    api: selfClient(responseCache),
     publicUrl: runtime.config.publicUrl,
     feedbackUrl: runtime.config.feedbackPublicUrl,
     // The MCP tools offered to agents running in the pages (discovery/webmcp.ts).
@@ -52,7 +53,7 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     ...streamHandlers(runtime),
     ...leaderboardDiscoveryHandlers(runtime),
     ...coverageHandlers(runtime.db),
-    ...webHandlers(pages, runtime.config.feedbackPublicUrl),
+    ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,

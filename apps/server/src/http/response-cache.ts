@@ -49,6 +49,14 @@ export class ResponseCache {
     return true;
   }
 
+  /** The stored bytes of a GET of this path and query, if still current (the pages' in-process reads use it). */
+  lookup(url: string): Buffer | undefined {
+    const entry = this.entries.get(url);
+    if (!entry || entry.version !== this.source.currentVersion()) return undefined;
+    this.counts.hits++;
+    return entry.body;
+  }
+
   /** Express middleware: remembers the validated 200 JSON answer of a cacheable GET. */
   recorder() {
     return (req: Request, res: Response, next: NextFunction): void => {

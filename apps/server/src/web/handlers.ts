@@ -6,6 +6,7 @@ import { PageError, type PageFormat, type RenderedPage, type WebPages } from '@a
 import type { Request } from 'express';
 import { ApiError, notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
+import type { PageCache } from './page-cache';
 
 type WebOperations = Pick<LeaderboardOperations,
   | 'getLeaderboardPage' | 'getCompanyPage' | 'getJourneyPage' | 'getJourneyProgressPage' | 'getScanPage'
@@ -29,7 +30,7 @@ export function formatOf(req: Request): PageFormat {
   return req.accepts(['text/html', 'text/markdown']) === 'text/markdown' ? 'markdown' : 'html';
 }
 
-export function webHandlers(pages: WebPages, feedbackUrl: string): Handlers<WebOperations> {
+export function webHandlers(pages: WebPages, feedbackUrl: string, leaderboardPages?: PageCache): Handlers<WebOperations> {
   const csp = pageContentSecurityPolicy(feedbackUrl);
   const answer = async (render: () => Promise<RenderedPage>) => {
     let page: RenderedPage;
@@ -41,15 +42,29 @@ export function webHandlers(pages: WebPages, feedbackUrl: string): Handlers<WebO
       }
       throw err;
     }
+    return respond(page.format, page.body);
+  };
+  const respond = (format: PageFormat, body: string) => {
     const headers = { Vary: 'Accept', 'Content-Security-Policy': csp };
-    return page.format === 'markdown'
-      ? { status: 200 as const, text: page.body, type: 'text/markdown' as const, headers }
-      : { status: 200 as const, html: page.body, headers };
+    return format === 'markdown'
+      ? { status: 200 as const, text: body, type: 'text/markdown' as const, headers }
+      : { status: 200 as const, html: body, headers };
   };
   return {
-    getLeaderboardPage: ({ req, query }) => answer(() => pages.leaderboard(req, {
-      q: query.q, category: query.category, sort: query.sort, order: query.order || undefined, community: query.community, cursor: query.cursor, limit: query.limit,
-    }, formatOf(req))),
+    async getLeaderboardPage({ req, query }) {
+      const format = formatOf(req);
+      const key = `${format} ${req.originalUrl}`;
+      const kept = leaderboardPages?.get(key);
+      if (kept !== undefined) return respond(format, kept);
+      const before = leaderboardPages?.version() ?? null;
+      return answer(async () => {
+        const page = await pages.leaderboard(req, {
+          q: query.q, category: query.category, sort: query.sort, order: query.order || undefined, community: query.community, cursor: query.cursor, limit: query.limit,
+        }, format);
+        if (page.rankingOnly) leaderboardPages?.set(key, page.body, before);
+        return page;
+      });
+    },
     getCompanyPage: ({ req, path, query }) => answer(() => pages.company(req, path.domain, query.community === 'include', formatOf(req))),
     getJourneyPage: ({ req, path, query }) => answer(() => pages.journeyStart(req, path.domain, query.community === 'include', formatOf(req))),
     getJourneyProgressPage: ({ req, path }) => answer(() => pages.journey(req, path.journeyId, formatOf(req))),

@@ -82,7 +82,7 @@ export function CompanyPage({ company, report, history, community }: Props) {
         <section aria-labelledby="checks-title">
           <h2 id="checks-title">Checks</h2>
           <p>
-            {countBy(checks, 'passed')} passed, {countBy(checks, 'warning')} warnings, {countBy(checks, 'failed')} failed
+            {countBy(checks, 'passed')} passed, {plural(countBy(checks, 'warning'), 'warning')}, {countBy(checks, 'failed')} failed
             {report ? <> in <a href={scanPageHref(report.scanId)}>scan {report.scanId.slice(0, 8)}</a> ({formatTime(report.scannedAt)}, catalog {report.catalogVersion ?? 'unknown'})</> : null}.
             Open a check for its evidence and fix.
           </p>
@@ -144,6 +144,10 @@ function CheckItem({ check, domain, scanId }: { check: AnyCheck; domain: string;
 
 function countBy(checks: AnyCheck[], status: Schemas['CheckStatus']): number {
   return checks.filter((c) => c.status === status).length;
+}
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 function formatPoints(n: number): string {

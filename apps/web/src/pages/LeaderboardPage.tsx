@@ -208,7 +208,7 @@ function LeaderboardTable({ list, community }: { list: LeaderboardList; communit
               <td className="score" data-label="Score">{entry.score}</td>
               <td data-label="Grade"><span className={gradeClass(entry.grade)}>{entry.grade}</span></td>
               <td className="movement" data-label="7 days">
-                <span title={score.words}><span aria-hidden="true">{score.sign}</span><span className="visually-hidden">Score {score.words}</span> pts</span>
+                <span title={score.words}><span aria-hidden="true">{score.sign}{entry.scoreChange7d === null ? '' : ' pts'}</span><span className="visually-hidden">Score {score.words}</span></span>
                 {' · '}
                 <span title={rank.words}><span aria-hidden="true">{rank.sign}</span><span className="visually-hidden">Rank {rank.words}</span></span>
               </td>

@@ -17,6 +17,8 @@ export interface RenderedPage {
   /** text/html or text/markdown, as asked. */
   format: PageFormat;
   body: string;
+  /** True when the page shows nothing but the ranking and the categories (a host may keep it until they change). */
+  rankingOnly?: boolean;
 }
 
 /** An answer of the API that a page cannot show: the host renders its error page with the same status and code. */
@@ -88,7 +90,7 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       ]);
       // The fresh-start story only matters when nothing at all is listed.
       const coverage = list.total === 0 && !view.q && !view.category ? await api.GET('/v1/leaderboard/coverage').then(need) : null;
-      return render({ page: 'leaderboard', query: view, list, categories: categories.items, coverage }, '/', format);
+      return { ...render({ page: 'leaderboard', query: view, list, categories: categories.items, coverage }, '/', format), rankingOnly: coverage === null };
     },
     async company(ctx, domain, community, format) {
       const api = options.api(ctx);
