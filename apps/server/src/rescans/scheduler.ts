@@ -10,7 +10,6 @@ import type { Logger } from 'pino';
 import type { JobQueue } from '../jobs/queue';
 import { SCAN_JOB } from '../scans/scan-job';
 import type { ScanService } from '../scans/service';
-import { normalizeTarget } from '../scans/target';
 
 export interface RescanSchedulerOptions {
   db: Db;
@@ -94,7 +93,7 @@ export class RescanScheduler {
             if (rescansLeft === 0) break;
             rescansLeft -= 1;
           }
-          const target = normalizeTarget(company.website);
+          const target = this.o.scans.normalize(company.website);
           if (!target.ok) {
             this.o.logger.warn({ domain: company.domain }, 'curated company website cannot be scanned; skipped');
             continue;

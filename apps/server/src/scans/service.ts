@@ -34,8 +34,13 @@ export class ScanService {
    * 422 for URLs that can never be scanned (a name that does not resolve is scanned and ends `failed`). Separate
    * from `start` so the API can refuse a URL before counting it against the client's rate limit.
    */
+  /** The target of a URL under this deployment's rules (ports, see target.ts), without network checks. */
+  normalize(rawUrl: string): ReturnType<typeof normalizeTarget> {
+    return normalizeTarget(rawUrl, { anyPort: this.deps.fetchPolicy.allowPrivateNetworks === true });
+  }
+
   async vet(rawUrl: string): Promise<ScanTarget> {
-    const normalized = normalizeTarget(rawUrl, { anyPort: this.deps.fetchPolicy.allowPrivateNetworks === true });
+    const normalized = this.normalize(rawUrl);
     if (!normalized.ok) throw unscannable(normalized.reason);
     const check = await checkScannableUrl(normalized.value.url.href, {
       allowPrivateNetworks: this.deps.fetchPolicy.allowPrivateNetworks === true,
