@@ -1,5 +1,6 @@
 // The web pages in Chromium against the real server: seeded curated companies (never scanned: the empty state),
 // sandbox personas scanned through the real pipeline (community companies), the feedback host for reports.
+import type { LeaderboardSchemas } from '@arl/client';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { axeViolations, launchBrowser, screenshot } from './support/browser';
 import { startSite, waitForScan, type Site } from './support/site';
@@ -227,9 +228,10 @@ describe('scan and journey pages', () => {
     await page.getByRole('button', { name: 'Start the journey' }).click();
     await page.waitForURL(/\/journeys\/[0-9a-f-]{36}$/);
     const journeyId = page.url().split('/').pop()!;
-    await page.locator('text=Succeeded').first().waitFor({ timeout: 30_000 });
-    const { data: journey } = await site.api.GET('/v1/leaderboard/journeys/{journeyId}', { params: { path: { journeyId } } });
+    let journey: LeaderboardSchemas['Journey'] | undefined;
+    await eventually(async () => (journey = (await site.api.GET('/v1/leaderboard/journeys/{journeyId}', { params: { path: { journeyId } } })).data), (j) => expect(j?.state).toBe('ended'), 30_000);
     expect(journey!.outcome).toBe('succeeded');
+    await eventually(() => page.locator('.journey-page .lead strong').textContent(), (t) => expect(t).toBe('✓ Succeeded.'));
     await eventually(() => page.locator('ol.steps li').count(), (n) => expect(n).toBe(journey!.steps.length));
     expect(journey!.steps.length).toBeGreaterThan(0);
     await expect(page.locator('main').textContent()).resolves.toContain(journey!.evidence[0].detail);

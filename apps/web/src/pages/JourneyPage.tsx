@@ -98,7 +98,8 @@ function JourneyProgress({ initial, watching }: { initial: Journey; watching: bo
     });
   }, [api, initial.id, initial.state]);
 
-  const ended = journey.state === 'ended';
+  // A stream may say `ended` a moment before it sends the journey with its outcome: only then is it over here.
+  const ended = journey.state === 'ended' && journey.outcome !== undefined;
   return (
     <section aria-labelledby="journey-title">
       <h2 id="journey-title">Task: {TASK_LABELS[journey.task]}</h2>
