@@ -341,7 +341,8 @@ describe('discovery documents', () => {
   test('the MCP catalog, ARD manifest and Agent Skills point to the cards and skills that are served', async () => {
     const catalog = JSON.parse((await get('/.well-known/mcp/catalog.json')).text) as { servers: Array<{ url: string; serverCard: string }> };
     expect(catalog.servers).toEqual([expect.objectContaining({ url: `${PUBLIC()}/mcp`, serverCard: `${PUBLIC()}/mcp/server-card` }), expect.objectContaining({ url: `${FEEDBACK()}/mcp`, serverCard: `${FEEDBACK()}/mcp/server-card` })]);
-    const ard = JSON.parse((await get('/.well-known/ard.json')).text) as { entries: Array<{ identifier: string; displayName: string; type: string; url: string }> };
+    const ard = JSON.parse((await get('/.well-known/ai-catalog.json')).text) as { specVersion: string; entries: Array<{ identifier: string; displayName: string; type: string; url: string }> };
+    expect(ard.specVersion).toBe('1.0');
     expect(ard.entries.length).toBeGreaterThanOrEqual(3);
     for (const entry of ard.entries) expect(entry).toEqual(expect.objectContaining({ identifier: expect.stringMatching(/^urn:air:/), displayName: expect.any(String), type: expect.any(String), url: expect.stringMatching(new RegExp(`^(${PUBLIC()}|${FEEDBACK()})/`)) }));
     const skills = JSON.parse((await get('/.well-known/agent-skills/index.json')).text) as { skills: Array<{ name: string; url: string }> };

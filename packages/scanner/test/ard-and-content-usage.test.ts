@@ -7,17 +7,22 @@ import type { ScanResult } from '../src';
 
 type Site = { home?: string; homeHeaders?: Record<string, string>; files: Record<string, [string, string]> };
 
-const ENTRY = { identifier: 'urn:air:example.com:server:main', displayName: 'Main MCP server', type: 'application/mcp-server-card+json', url: 'https://example.com/.well-known/mcp/server-card.json' };
-const MANIFEST = JSON.stringify({ entries: [ENTRY] });
+// The AI Catalog that ARD publishes: specVersion, then entries with identifier, displayName, type and url or data.
+const ENTRY = { identifier: 'urn:air:example.com:mcp:main', displayName: 'Main MCP server', type: 'application/mcp-server-card+json', url: 'https://example.com/.well-known/mcp/server-card.json' };
+const CATALOG = JSON.stringify({ specVersion: '1.0', entries: [ENTRY] });
+// An earlier draft's field name (mediaType) and no specVersion.
+const OLD_SHAPE = JSON.stringify({ entries: [{ identifier: ENTRY.identifier, displayName: ENTRY.displayName, mediaType: ENTRY.type, url: ENTRY.url }] });
 const home = (head = '') => `<!doctype html><html><head><title>Example</title><meta name="description" content="Example product.">${head}</head><body><h1>Example</h1><a href="/signup">Sign up</a></body></html>`;
 
 const SITES: Record<string, Site> = {
-  // ARD v0.91 §5.1: an "Agentmap:" directive in robots.txt names the entry source.
-  agentmap: { files: { '/robots.txt': ['text/plain', 'User-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\nAgentmap: /agents/entries.json\n'], '/agents/entries.json': ['application/json', MANIFEST] } },
-  // ARD v0.91 §5.1: the predecessor path /.well-known/ai-catalog.json MAY be consulted; publishers SHOULD move to ard.json.
-  legacyPath: { files: { '/.well-known/ai-catalog.json': ['application/json', MANIFEST] } },
-  // ARD v0.91 §5.1: the predecessor link relation "ai-catalog".
-  legacyLink: { home: home('<link rel="ai-catalog" href="/catalog.json">'), files: { '/catalog.json': ['application/json', MANIFEST] } },
+  // ARD: an "Agentmap:" directive in robots.txt names a catalog hosted elsewhere, like Sitemap does for pages.
+  agentmap: { files: { '/robots.txt': ['text/plain', 'User-agent: *\nAllow: /\nContent-Usage: train-ai=n, search=y\nAgentmap: /agents/catalog.json\n'], '/agents/catalog.json': ['application/ai-catalog+json', CATALOG] } },
+  // ARD: the well-known URI /.well-known/ai-catalog.json is the primary location.
+  wellKnown: { files: { '/.well-known/ai-catalog.json': ['application/ai-catalog+json', CATALOG] } },
+  // ARD: a <link rel="ai-catalog"> in the page head (or the same relation in a Link header).
+  link: { home: home('<link rel="ai-catalog" href="/catalog.json" type="application/ai-catalog+json">'), files: { '/catalog.json': ['application/json', CATALOG] } },
+  // AI Catalog: specVersion is required; `mediaType` is the entry field's earlier name.
+  oldShape: { files: { '/.well-known/ai-catalog.json': ['application/json', OLD_SHAPE] } },
   // draft-ietf-aipref-attach: the Content-Usage HTTP header field carries the same preferences as robots.txt.
   header: { homeHeaders: { 'content-usage': 'train-ai=n' }, files: {} },
 };
@@ -56,16 +61,19 @@ const check = (site: string, id: string) => results[site].checks.find((c) => c.i
 
 describe('ARD manifest (ard-manifest)', () => {
   it('is found through the robots.txt Agentmap line and passes', () => {
-    expect(check('agentmap', 'ard-manifest')).toMatchObject({ status: 'passed', evidence: { detail: '1 valid entry found through the robots.txt Agentmap line' } });
+    expect(check('agentmap', 'ard-manifest')).toMatchObject({ status: 'passed', evidence: { detail: 'AI Catalog 1.0: 1 entry, all valid, found through the robots.txt Agentmap line' } });
   });
 
-  it('only at the predecessor path /.well-known/ai-catalog.json: found, with a warning', () => {
-    expect(check('legacyPath', 'ard-manifest').status).toBe('warning');
-    expect(check('legacyPath', 'ard-manifest').evidence.detail).toMatch(/\/\.well-known\/ai-catalog\.json \(the predecessor path\)/);
+  it('at the well-known URI /.well-known/ai-catalog.json: passes', () => {
+    expect(check('wellKnown', 'ard-manifest')).toMatchObject({ status: 'passed', evidence: { detail: 'AI Catalog 1.0: 1 entry, all valid, found through /.well-known/ai-catalog.json' } });
   });
 
-  it('through rel="ai-catalog": found, with a warning', () => {
-    expect(check('legacyLink', 'ard-manifest').evidence.detail).toMatch(/rel="ai-catalog" link/);
+  it('through rel="ai-catalog": passes', () => {
+    expect(check('link', 'ard-manifest')).toMatchObject({ status: 'passed', evidence: { detail: 'AI Catalog 1.0: 1 entry, all valid, found through a rel="ai-catalog" link' } });
+  });
+
+  it('without specVersion: found, with a warning (entries under the earlier mediaType name are read)', () => {
+    expect(check('oldShape', 'ard-manifest')).toMatchObject({ status: 'warning', evidence: { detail: '1 entry via /.well-known/ai-catalog.json; no specVersion' } });
   });
 
   it('absent: failed and earning nothing (an emerging check only adds)', () => {
@@ -84,6 +92,6 @@ describe('Content-Usage (content-usage)', () => {
   });
 
   it('neither: failed', () => {
-    expect(check('legacyPath', 'content-usage').status).toBe('failed');
+    expect(check('wellKnown', 'content-usage').status).toBe('failed');
   });
 });

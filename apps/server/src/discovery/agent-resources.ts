@@ -7,6 +7,8 @@ export function ardManifest(facts: ServiceFacts): Record<string, unknown> {
   const host = new URL(lb.base).host;
   const entry = (id: string, displayName: string, type: string, url: string, description: string) => ({ identifier: `urn:air:${host}:${id}`, displayName, type, url, description });
   return {
+    specVersion: '1.0',
+    host: { displayName: lb.title, identifier: host },
     entries: [
       ...[facts.leaderboard, facts.feedback].map((h) =>
         entry(`mcp:${h.mcp.identity.name}`, `${h.mcp.identity.title} MCP server`, 'application/mcp-server-card+json', h.mcp.card, `Streamable HTTP at ${h.mcp.endpoint}; tools ${h.mcp.tools.map((t) => t.name).join(', ')}.`),

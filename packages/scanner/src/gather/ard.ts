@@ -4,12 +4,12 @@ import { httpUrl } from '../util/url';
 import type { Artifacts, ArdSource } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 
-const ACCEPT = 'application/json,*/*;q=0.5';
+const ACCEPT = 'application/ai-catalog+json,application/json;q=0.9,*/*;q=0.5';
 
 /**
- * Agentic Resource Discovery (ARD v0.91 §5.1): the manifest is named by an `Agentmap:` line in robots.txt or a
- * rel="ard" link (HTML or Link header), or sits at /.well-known/ard.json; the predecessor names (rel="ai-catalog",
- * /.well-known/ai-catalog.json) are consulted after them. Tried in that order, one fetch each, first JSON answer wins.
+ * Agentic Resource Discovery publishes an AI Catalog (`application/ai-catalog+json`). Agents look for it the way ARD
+ * names: a `Link` header or HTML `<link>` with rel="ai-catalog", an `Agentmap:` line in robots.txt, then the
+ * well-known URI `/.well-known/ai-catalog.json`. Tried in that order, one fetch each, first JSON answer wins.
  */
 export async function gatherArd(fetcher: DocFetcher, a: Artifacts): Promise<void> {
   const candidates: Array<{ url: string; via: ArdSource['via'] }> = [];
@@ -17,16 +17,14 @@ export async function gatherArd(fetcher: DocFetcher, a: Artifacts): Promise<void
     const url = httpUrl(href, a.home?.finalUrl ?? a.targetUrl);
     if (url && !candidates.some((c) => c.url === url)) candidates.push({ url, via });
   };
-  const linkOf = (rel: string): string | undefined =>
-    parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? a.targetUrl).find((l) => l.rel.includes(rel))?.href ??
-    a.homeHtml?.links.find((l) => l.rel.split(/\s+/).includes(rel))?.href;
+  const linkHref =
+    parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? a.targetUrl).find((l) => l.rel.includes('ai-catalog'))?.href ??
+    a.homeHtml?.links.find((l) => l.rel.split(/\s+/).includes('ai-catalog'))?.href;
+  add(linkHref, 'link');
   add(agentmapLine(a), 'agentmap');
-  add(linkOf('ard'), 'link');
-  add('/.well-known/ard.json', 'well-known');
-  add(linkOf('ai-catalog'), 'legacy-link');
-  add('/.well-known/ai-catalog.json', 'legacy-well-known');
+  add('/.well-known/ai-catalog.json', 'well-known');
   a.ardTried = [];
-  for (const candidate of candidates.slice(0, 4)) {
+  for (const candidate of candidates) {
     const doc = await fetcher.get(candidate.url, { headers: { accept: ACCEPT } });
     a.ardTried.push(doc);
     if (doc.status === 200 && parseJsonObject(doc.body)) {

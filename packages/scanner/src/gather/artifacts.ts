@@ -33,10 +33,10 @@ export type WellKnownName =
   | 'ucp'
   | 'x402';
 
-/** An ARD manifest and how it was found (ARD v0.91 §5.1). */
+/** An AI Catalog (the ARD manifest) and how it was found: a rel="ai-catalog" link, an Agentmap line or the well-known URI. */
 export interface ArdSource {
   doc: FetchedDoc;
-  via: 'agentmap' | 'link' | 'well-known' | 'legacy-link' | 'legacy-well-known';
+  via: 'link' | 'agentmap' | 'well-known';
 }
 
 export interface McpTool {

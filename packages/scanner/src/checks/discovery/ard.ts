@@ -3,19 +3,21 @@ import { defineCheck, docEvidence, outcome, unreachable, WEBSITE } from '../defi
 import { isProductSite } from '../signals';
 
 const VIA: Record<string, string> = {
+  link: 'a rel="ai-catalog" link',
   agentmap: 'the robots.txt Agentmap line',
-  link: 'a rel="ard" link',
-  'well-known': '/.well-known/ard.json',
-  'legacy-link': 'a rel="ai-catalog" link (the predecessor relation)',
-  'legacy-well-known': '/.well-known/ai-catalog.json (the predecessor path)',
+  'well-known': '/.well-known/ai-catalog.json',
 };
 
-/** ARD v0.91 §4.2: every entry carries identifier, displayName, type and exactly one of url or data. */
+/**
+ * AI Catalog entries: identifier, displayName and the artifact's media type, with exactly one of url or data. The
+ * media-type field is `type` in the current draft; `mediaType`, its earlier name, is read too.
+ */
 function entryProblems(entries: unknown[]): string[] {
   const problems: string[] = [];
   entries.slice(0, 50).forEach((entry, i) => {
     const e = entry && typeof entry === 'object' ? (entry as Record<string, unknown>) : {};
-    const missing = ['identifier', 'displayName', 'type'].filter((k) => typeof e[k] !== 'string');
+    const missing = ['identifier', 'displayName'].filter((k) => typeof e[k] !== 'string');
+    if (typeof e.type !== 'string' && typeof e.mediaType !== 'string') missing.push('type');
     if (missing.length > 0) problems.push(`entry ${i + 1} lacks ${missing.join(', ')}`);
     if ((e.url !== undefined) === (e.data !== undefined)) problems.push(`entry ${i + 1} needs exactly one of url or data`);
   });
@@ -29,8 +31,8 @@ export const ardManifest = defineCheck({
   tier: 'emerging',
   appliesTo: WEBSITE,
   description:
-    'Agentic Resource Discovery (ARD v0.91, §5.1): a manifest with an entries array at /.well-known/ard.json, or named by an "Agentmap:" line in robots.txt or a rel="ard" link; the predecessor AI Catalog names (/.well-known/ai-catalog.json, rel="ai-catalog") are read too. Each entry carries identifier, displayName, type and url or data (§4.2).',
-  fix: 'Serve /.well-known/ard.json: {"entries":[{"identifier":"urn:air:you.com:server:main","displayName":"Your MCP server","type":"application/mcp-server-card+json","url":"https://you.com/.well-known/mcp/server-card.json"}]}.',
+    'Agentic Resource Discovery (ARD, draft, Linux Foundation AI Catalog working group): an AI Catalog (application/ai-catalog+json) at /.well-known/ai-catalog.json, or named by a rel="ai-catalog" link (HTML or Link header) or an "Agentmap:" line in robots.txt. The catalog carries specVersion and an entries array; each entry has identifier, displayName, type (earlier mediaType) and exactly one of url or data.',
+  fix: 'Serve /.well-known/ai-catalog.json: {"specVersion":"1.0","entries":[{"identifier":"urn:air:you.com:mcp:main","displayName":"Your MCP server","type":"application/mcp-server-card+json","url":"https://you.com/.well-known/mcp/server-card.json"}]}.',
   evaluate(a) {
     const found = a.ard;
     if (!found) {
@@ -41,10 +43,12 @@ export const ardManifest = defineCheck({
     }
     const json = parseJsonObject(found.doc.body)!;
     const entries = json.entries;
-    if (!Array.isArray(entries)) return outcome('warning', `A manifest was found through ${VIA[found.via]}, but it has no entries array`, docEvidence(found.doc, 'body'));
+    const where = VIA[found.via];
+    if (!Array.isArray(entries)) return outcome('warning', `A catalog was found through ${where}, but it has no entries array`, docEvidence(found.doc, 'body'));
     const problems = entryProblems(entries);
-    if (problems.length > 0) return outcome('warning', `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} via ${VIA[found.via]}; ${problems.slice(0, 3).join('; ')}`, docEvidence(found.doc, 'body'));
-    if (found.via.startsWith('legacy')) return outcome('warning', `${entries.length} valid entr${entries.length === 1 ? 'y' : 'ies'}, but only under ${VIA[found.via]}; ARD consumers need not read it`, docEvidence(found.doc, 'body'));
-    return outcome('passed', `${entries.length} valid entr${entries.length === 1 ? 'y' : 'ies'} found through ${VIA[found.via]}`, docEvidence(found.doc, 'body'));
+    if (typeof json.specVersion !== 'string') problems.unshift('no specVersion');
+    const count = `${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`;
+    if (problems.length > 0) return outcome('warning', `${count} via ${where}; ${problems.slice(0, 3).join('; ')}`, docEvidence(found.doc, 'body'));
+    return outcome('passed', `AI Catalog ${json.specVersion}: ${count}, all valid, found through ${where}`, docEvidence(found.doc, 'body'));
   },
 });
