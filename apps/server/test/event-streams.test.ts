@@ -134,5 +134,5 @@ test('shutdown ends open streams and refuses new ones', async () => {
   expect(stream.closedByServer).toBe(true);
   const refused = await fetch(url);
   expect(refused.status).toBe(503);
-  expect((await refused.json()).code).toBe('service_unavailable');
+  expect(((await refused.json()) as { code: string }).code).toBe('service_unavailable');
 });

@@ -101,59 +101,67 @@ test('stored evidence is bounded and never shows cookies or authorization', asyn
 
 describe('history', () => {
   const DAY = 24 * 60 * 60 * 1000;
-  const companies: Record<string, string> = {};
 
-  beforeAll(async () => {
-    for (const [domain, name, source] of [['alpha.test', 'Alpha', 'curated'], ['beta.test', 'Beta', 'curated'], ['gamma.test', 'Gamma', 'community']] as const) {
-      const row = await t.db.prisma.company.create({ data: { name, website: `https://${domain}`, domain, source, score: 50, grade: 'D', scannedAt: new Date() } });
-      companies[domain] = row.id;
+  test('each scored scan records the rank its company had at that moment, in both populations, as the leaderboard showed it', async () => {
+    const domainOf = (persona: 'exemplary' | 'content-site') => new URL(t.urlOf(persona)).hostname;
+    for (const persona of ['exemplary', 'content-site'] as const) {
+      await t.db.prisma.company.create({ data: { name: `Curated ${persona}`, website: t.urlOf(persona), domain: domainOf(persona), source: 'curated' } });
+    }
+    const seen: Record<string, Array<{ score: number; all: number; curated: number }>> = {};
+    for (const persona of ['content-site', 'exemplary', 'content-site'] as const) {
+      const { data } = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf(persona) } });
+      const scan = await t.waitForEnd(data!.scan.id);
+      expect(scan.ending).toBe('finished');
+      const all = await t.client.GET('/v1/leaderboard', { params: { query: { community: 'include' } } });
+      const curated = await t.client.GET('/v1/leaderboard', { params: { query: {} } });
+      const rankIn = (items: Array<{ rank: number; company: { domain: string } }>) => items.find((i) => i.company.domain === domainOf(persona))!.rank;
+      (seen[persona] ??= []).push({ score: scan.score!, all: rankIn(all.data!.items), curated: rankIn(curated.data!.items) });
+    }
+    for (const persona of ['exemplary', 'content-site'] as const) {
+      const curated = await get(`/v1/leaderboard/companies/${domainOf(persona)}/history`);
+      const all = await get(`/v1/leaderboard/companies/${domainOf(persona)}/history?community=include`);
+      expect(curated.body.items.map((i: { score: number; rank: number }) => [i.score, i.rank])).toEqual(seen[persona].map((p) => [p.score, p.curated]));
+      expect(all.body.items.map((i: { score: number; rank: number }) => [i.score, i.rank])).toEqual(seen[persona].map((p) => [p.score, p.all]));
+    }
+    // The first point had no curated company scored before it.
+    expect(seen['content-site'][0].curated).toBe(1);
+  });
+
+  test('points oldest first within `days`, the rank of the asked population; bounds and visibility', async () => {
+    const rows: Record<string, string> = {};
+    for (const [domain, source] of [['alpha.test', 'curated'], ['gamma.test', 'community']] as const) {
+      rows[domain] = (await t.db.prisma.company.create({ data: { name: domain, website: `https://${domain}`, domain, source, score: 50, grade: 'D', scannedAt: new Date() } })).id;
     }
     const now = Date.now();
-    const point = (domain: string, daysAgo: number, score: number) => ({
-      companyId: companies[domain], score, grade: score >= 90 ? 'A' : score >= 75 ? 'B' : score >= 60 ? 'C' : 'D', recordedAt: new Date(now - daysAgo * DAY),
-    });
     await t.db.prisma.scoreHistory.createMany({
       data: [
-        point('beta.test', 200, 70), // before a 90-day window: still Beta's score when the window opens
-        point('alpha.test', 40, 60), // Alpha behind Beta (70)
-        point('gamma.test', 30, 95), // community: ahead of both, but only with community=include
-        point('alpha.test', 20, 80), // Alpha ahead of Beta
-        point('beta.test', 10, 80), // Beta ties Alpha at 80 but reached it later: stays behind
-        point('beta.test', 5, 85), // Beta overtakes
-        point('alpha.test', 2, 83),
+        { companyId: rows['alpha.test'], score: 60, grade: 'C', recordedAt: new Date(now - 200 * DAY), rankAll: 4, rankCurated: 3 },
+        { companyId: rows['alpha.test'], score: 80, grade: 'B', recordedAt: new Date(now - 20 * DAY), rankAll: 2, rankCurated: 1 },
+        { companyId: rows['alpha.test'], score: 83, grade: 'B', recordedAt: new Date(now - 2 * DAY), rankAll: null, rankCurated: null },
+        { companyId: rows['gamma.test'], score: 95, grade: 'A', recordedAt: new Date(now - 30 * DAY), rankAll: 1, rankCurated: null },
       ],
     });
-  });
-
-  test('points oldest first with the rank the company had at each moment, per population', async () => {
     const curated = await t.client.GET('/v1/leaderboard/companies/{domain}/history', { params: { path: { domain: 'alpha.test' }, query: {} } });
     expect(curated.response.status).toBe(200);
-    expect(curated.data!.days).toBe(90);
-    expect(curated.data!.items.map(({ score, grade, rank }) => ({ score, grade, rank }))).toEqual([
-      { score: 60, grade: 'C', rank: 2 },
-      { score: 80, grade: 'B', rank: 1 },
-      { score: 83, grade: 'B', rank: 2 },
-    ]);
-    const ats = curated.data!.items.map((i) => Date.parse(i.at));
-    expect(ats).toEqual([...ats].sort((a, b) => a - b));
+    expect(curated.data).toEqual({
+      domain: 'alpha.test',
+      days: 90,
+      items: [
+        { at: new Date(now - 20 * DAY).toISOString(), score: 80, grade: 'B', rank: 1 },
+        { at: new Date(now - 2 * DAY).toISOString(), score: 83, grade: 'B', rank: null },
+      ],
+    });
+    const all = await get('/v1/leaderboard/companies/ALPHA.test/history?community=include&days=365');
+    expect(all.body.items.map((i: { score: number; rank: number | null }) => [i.score, i.rank])).toEqual([[60, 4], [80, 2], [83, null]]);
+    expect((await get('/v1/leaderboard/companies/alpha.test/history?days=1')).body.items).toEqual([]);
 
-    const all = await get('/v1/leaderboard/companies/alpha.test/history?community=include');
-    expect(all.body.items.map((i: { rank: number }) => i.rank)).toEqual([2, 2, 3]);
-    const beta = await get('/v1/leaderboard/companies/beta.test/history?days=15');
-    expect(beta.body).toMatchObject({ domain: 'beta.test', days: 15 });
-    expect(beta.body.items.map((i: { score: number; rank: number }) => [i.score, i.rank])).toEqual([[80, 2], [85, 1]]);
-    const longer = await get('/v1/leaderboard/companies/beta.test/history?days=365');
-    expect(longer.body.items.map((i: { score: number; rank: number }) => [i.score, i.rank])).toEqual([[70, 1], [80, 2], [85, 1]]);
-  });
-
-  test('bounds and visibility', async () => {
     expectErrorBody(await get('/v1/leaderboard/companies/alpha.test/history?days=0'), 400, 'bad_request');
     expectErrorBody(await get('/v1/leaderboard/companies/alpha.test/history?days=366'), 400, 'bad_request');
     expectErrorBody(await get('/v1/leaderboard/companies/alpha.test/history?since=1'), 400, 'bad_request');
     expectErrorBody(await get('/v1/leaderboard/companies/gamma.test/history'), 404, 'not_found');
+    expectErrorBody(await get('/v1/leaderboard/companies/nobody.test/history'), 404, 'not_found');
     expect((await get('/v1/leaderboard/companies/gamma.test/history?community=include')).body.items).toEqual([
       expect.objectContaining({ score: 95, grade: 'A', rank: 1 }),
     ]);
-    expect((await get('/v1/leaderboard/companies/alpha.test/history?days=1')).body.items).toEqual([]);
   });
 });

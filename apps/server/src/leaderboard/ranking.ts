@@ -67,7 +67,7 @@ export interface Snapshot {
 
 // The rank order: higher score first; on equal scores the company that reached its score first keeps the better rank;
 // then name (case-insensitive), then id, so the order is total and stable.
-export function compareRank(a: { score: number; at: number; nameKey: string; id: string }, b: typeof a): number {
+function compareRank(a: { score: number; at: number; nameKey: string; id: string }, b: typeof a): number {
   return b.score - a.score || a.at - b.at || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 

@@ -6,6 +6,7 @@ import type { ScanResult } from '@arl/scanner';
 import type { JobQueue, Tx } from '../jobs/queue';
 import { composeScanMail } from '../mail/compose';
 import { queueMail } from '../mail/mail-job';
+import { ranksNow } from '../reports/record-rank';
 import { appendEvent } from './events';
 
 export type ScanOutcome = Pick<ScanResult, 'ending' | 'cause' | 'score' | 'grade' | 'summary' | 'siteName' | 'checks' | 'layers'> &
@@ -49,7 +50,13 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     const company = await tx.company.update({ where: { domain: scan.domain }, data: current, select: { id: true, source: true } });
     companyId = company.id;
     community = company.source === 'community';
-    await tx.scoreHistory.create({ data: { companyId: companyId!, scanId: scan.id, score: outcome.score!, grade: outcome.grade!, recordedAt: now } });
+    const ranks = await ranksNow(tx, companyId!);
+    await tx.scoreHistory.create({
+      data: {
+        companyId: companyId!, scanId: scan.id, score: outcome.score!, grade: outcome.grade!, recordedAt: now,
+        rankAll: ranks?.all ?? null, rankCurated: ranks?.curated ?? null,
+      },
+    });
   }
 
   if (!scored) {
