@@ -2,7 +2,7 @@
 // SEED_FILE), so the CLI and the server always touch the same database.
 import { ConfigError, loadConfig, pgliteDir } from '../config';
 import { claimDataDir } from '../lifecycle/claim';
-import { createLogger } from '../logger';
+import { createLogger, secretsOf } from '../logger';
 
 const USAGE = `Usage: node dist/cli/db.js <migrate|seed>
   migrate   apply pending migrations from prisma/migrations
@@ -17,7 +17,7 @@ async function main(command: string | undefined): Promise<number> {
   const config = loadConfig();
   claimDataDir(config); // the embedded database has one owner: refuse while the server runs (before loading it)
   const { createDb, migrate, seed } = require('@arl/db') as typeof import('@arl/db');
-  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel);
+  const logger = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { secrets: secretsOf(config) });
   const db = await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: pgliteDir(config), logger });
   try {
     const where = db.kind === 'postgres' ? `PostgreSQL schema "${db.schema}"` : `PGlite in ${pgliteDir(config)}`;
