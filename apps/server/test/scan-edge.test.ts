@@ -1,7 +1,10 @@
 // Limits of operation 5 that mean what the README says: a refused URL (422) does not use up the client's scan rate
 // limit; a public host is scanned on web ports only; a host name with the root label's dot is judged (and joined)
 // as the same name without it. Private networks are NOT allowed here, as in production; DNS is a fake on loopback.
-import { checkScannableUrl } from '@arl/scanner';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { checkScannableUrl, createGuardedFetch, GuardedFetchError } from '@arl/scanner';
+import { SCANNABLE_PORTS } from '../src/scans/target';
 import request from 'supertest';
 import { expectErrorBody, startTestServer, type TestServer } from './support/harness';
 
@@ -52,4 +55,21 @@ test('a trailing dot is the same name: same target and domain, and the private-a
   expect(res.body.message).toMatch(/127\.0\.0\.1.*not a public address/);
   // The scanner's own check (every redirect hop goes through it) normalises the name too.
   expect(await checkScannableUrl('http://localhost./', { allowPrivateNetworks: false, lookup })).toMatchObject({ ok: false, code: 'blocked_address' });
+});
+
+test('a redirect to another port of a public host is not followed (every hop meets the port rule)', async () => {
+  const site = http.createServer((_req, res) => res.writeHead(302, { location: 'http://public.example:6379/' }).end());
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  const port = (site.address() as AddressInfo).port;
+  try {
+    // public.example resolves to a public address; the test routes the connection to the local site, whose port
+    // stands in for a web port.
+    const guarded = createGuardedFetch({ lookup, allowPrivateNetworks: false, publicPorts: [...SCANNABLE_PORTS, port] }, { dial: () => ({ address: '127.0.0.1', family: 4 }) });
+    const error = await guarded(`http://public.example:${port}/`).then(() => null, (err: unknown) => err);
+    expect(error).toBeInstanceOf(GuardedFetchError);
+    expect((error as GuardedFetchError).message).toMatch(/Port 6379 of a public host is not fetched/);
+  } finally {
+    site.closeAllConnections();
+    await new Promise((resolve) => site.close(resolve));
+  }
 });

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { JobQueue } from '../jobs/queue';
 import type { Metrics } from '../metrics/metrics';
+import { SCANNABLE_PORTS } from '../scans/target';
 import { defineJourneyJob } from './journey-job';
 import { JourneyService } from './service';
 
@@ -34,7 +35,7 @@ export function createJourneys(deps: {
     db, queue, clock, driver,
     metrics: deps.metrics,
     logger: log,
-    fetchPolicy: { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks },
+    fetchPolicy: { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks, publicPorts: SCANNABLE_PORTS },
     budgets: deps.budgets,
     concurrency: JOURNEY_CONCURRENCY,
   });

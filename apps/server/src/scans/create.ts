@@ -10,6 +10,7 @@ import { defineMailJob } from '../mail/mail-job';
 import { createMailTransport } from '../mail/transport';
 import { defineScanJob } from './scan-job';
 import { ScanService } from './service';
+import { SCANNABLE_PORTS } from './target';
 
 export interface ScanPipeline {
   jobs: JobQueue;
@@ -28,7 +29,8 @@ export function createScanPipeline(deps: {
   fetchPolicy?: Partial<FetchPolicy>;
 }): ScanPipeline {
   const { config, db, changes, clock, logger } = deps;
-  const fetchPolicy: Partial<FetchPolicy> = { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks };
+  // Public hosts on web ports only, on every redirect hop as for submitted URLs (scans/target.ts).
+  const fetchPolicy: Partial<FetchPolicy> = { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks, publicPorts: SCANNABLE_PORTS };
   const jobs = new JobQueue(db, logger.child({ module: 'jobs' }));
   const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, dataDir: config.dataDir, logger: logger.child({ module: 'mail' }) });
   defineMailJob(jobs, { db, transport, from: config.mail.from });

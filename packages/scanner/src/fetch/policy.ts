@@ -10,9 +10,11 @@ export interface FetchPolicy {
   maxRedirects?: number;
   userAgent?: string;
   lookup?: LookupFn;
+  /** Ports a public address may be fetched on, every redirect hop included; unset allows any. */
+  publicPorts?: readonly number[];
 }
 
-export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup'>> & { lookup?: LookupFn };
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'publicPorts'>> & { lookup?: LookupFn; publicPorts?: readonly number[] };
 
 export const DEFAULT_FETCH_POLICY: ResolvedFetchPolicy = {
   allowPrivateNetworks: false,
