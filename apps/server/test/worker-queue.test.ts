@@ -94,6 +94,21 @@ test('a failing attempt is retried with backoff, then given up with the hook cal
   }
 });
 
+test('a job is claimable as soon as it is enqueued (run_at is kept to the millisecond, rounded)', async () => {
+  // jobs.run_at is TIMESTAMPTZ(3): now() stored there is rounded, so it can lie up to 0.5 ms after the now() of an
+  // immediate claim. Enqueue and claim back to back many times; every job must be claimable at once.
+  const queue = new JobQueue(db, logger);
+  queue.define('instant', { concurrency: 1, maxAttempts: 1, timeoutMs: 1000, run: async () => undefined });
+  let missed = 0;
+  for (let i = 0; i < 150; i += 1) {
+    const id = await queue.enqueue('instant', { i });
+    const claimed = await queue.claim('instant', 1, 'eager', 1000);
+    if (claimed[0]?.id !== id) missed += 1;
+    if (claimed[0]) await queue.complete(claimed[0], 'eager');
+  }
+  expect(missed).toBe(0);
+});
+
 test('a job whose worker vanished is recovered after its lease expires and runs again', async () => {
   const queue = new JobQueue(db, logger);
   const retries: number[] = [];

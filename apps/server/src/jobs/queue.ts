@@ -147,10 +147,12 @@ export class JobQueue {
 
   async claim(kind: string, limit: number, workerId: string, leaseMs: number): Promise<Job[]> {
     if (limit <= 0) return [];
+    // run_at is TIMESTAMPTZ(3): a now() stored there is rounded to the millisecond, so it can lie just after the
+    // now() of a claim made at once; comparing at the column's precision makes a job due as soon as it is enqueued.
     const { rows } = await this.db.executeSql(
       `UPDATE jobs SET state = 'active', attempts = attempts + 1, locked_by = $1,
               locked_until = now() + make_interval(secs => $2::double precision / 1000)
-       WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND kind = $3 AND run_at <= now()
+       WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND kind = $3 AND run_at <= now()::timestamptz(3)
                     ORDER BY run_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
        RETURNING id, kind, payload, attempts, max_attempts, timeout_ms`,
       [workerId, leaseMs, kind, limit],
