@@ -65,34 +65,34 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
     BEGIN;
     SET LOCAL session_replication_role = replica;
     INSERT INTO scans (id, target, url, domain, kind, state, ending, cause, score, grade, summary, origin, attempts, company_id, created_at, started_at, ended_at)
-       SELECT md5('s'||g)::uuid, 'https://bench-'||g||'.example/', 'https://bench-'||g||'.example/', 'bench-'||g||'.example', 'website',
-              'ended', 'finished', 'The scan finished and was scored.', t.score, t.grade, t.summary, 'rescan', 1, md5('c'||g)::uuid,
+       SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, 'https://bench-'||g||'.example/', 'https://bench-'||g||'.example/', 'bench-'||g||'.example', 'website',
+              'ended', 'finished', 'The scan finished and was scored.', t.score, t.grade, t.summary, 'rescan', 1, overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid,
               now() - ((g % 1000) * interval '17 minutes') - interval '20 seconds', now() - ((g % 1000) * interval '17 minutes') - interval '15 seconds',
               now() - ((g % 1000) * interval '17 minutes')
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T};
     INSERT INTO companies (id, name, website, domain, category_id, source, score, grade, summary, scanned_at, latest_scan_id, updated_at)
-       SELECT md5('c'||g)::uuid, 'Bench Company '||g, 'https://bench-'||g||'.example', 'bench-'||g||'.example', cat.id,
+       SELECT overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid, 'Bench Company '||g, 'https://bench-'||g||'.example', 'bench-'||g||'.example', cat.id,
               CASE WHEN g % 10 = 9 THEN 'community'::"CompanySource" ELSE 'curated'::"CompanySource" END,
               greatest(0, least(100, t.score + (g % 7) - 3)), t.grade, t.summary, now() - ((g % 1000) * interval '17 minutes'),
-              md5('s'||g)::uuid, now()
+              overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, now()
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T} LEFT JOIN bench_cat cat ON cat.n = g % ${cats};
     INSERT INTO check_results (scan_id, check_id, name, layer, tier, label, bonus, status, earned, points, position, evidence, fix)
-       SELECT md5('s'||g)::uuid, c.check_id, c.name, c.layer, c.tier, c.label, c.bonus, c.status, c.earned, c.points, c.position, c.evidence, c.fix
+       SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, c.check_id, c.name, c.layer, c.tier, c.label, c.bonus, c.status, c.earned, c.points, c.position, c.evidence, c.fix
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl_checks c ON c.tpl = g % ${T}
        ORDER BY g, c.position;
     INSERT INTO layer_scores (scan_id, layer, weight, score, position)
-       SELECT md5('s'||g)::uuid, l.layer, l.weight, l.score, l.position
+       SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, l.layer, l.weight, l.score, l.position
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl_layers l ON l.tpl = g % ${T}
        ORDER BY g, l.position;
     INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
-       SELECT md5('c'||g)::uuid, NULL, greatest(0, least(100, t.score + (g % 11) - 5 + k * 2)), t.grade,
+       SELECT overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid, NULL, greatest(0, least(100, t.score + (g % 11) - 5 + k * 2)), t.grade,
               now() - ((g % 1000) * interval '17 minutes') - ((3 - k) * interval '9 days')
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T} CROSS JOIN generate_series(1, 2) k;
     INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
-       SELECT md5('c'||g)::uuid, md5('s'||g)::uuid, greatest(0, least(100, t.score + (g % 7) - 3)), t.grade, now() - ((g % 1000) * interval '17 minutes')
+       SELECT overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid, overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, greatest(0, least(100, t.score + (g % 7) - 3)), t.grade, now() - ((g % 1000) * interval '17 minutes')
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T};
     INSERT INTO scan_events (scan_id, step, at)
-       SELECT md5('s'||g)::uuid, s.step, now() - ((g % 1000) * interval '17 minutes') - (s.n * interval '1 second')
+       SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, s.step, now() - ((g % 1000) * interval '17 minutes') - (s.n * interval '1 second')
        FROM generate_series(${from}, ${to}) g
        CROSS JOIN (VALUES ('waiting', 20), ('running', 15), ('discovery', 12), ('access', 9), ('usability', 6), ('payments', 4), ('scoring', 2), ('ended', 0)) AS s(step, n);
     COMMIT;`);

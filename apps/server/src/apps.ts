@@ -11,6 +11,7 @@ import { createContractApp } from './http/contract-app';
 import { coverageHandlers } from './scan-coverage/handlers';
 import { corsHandler } from './http/cors';
 import { documentHandlers } from './http/documents';
+import { DirectReads } from './http/direct-reads';
 import { ResponseCache } from './http/response-cache';
 import { journeyHandlers } from './journeys/handlers';
 import { leaderboardReadHandlers } from './leaderboard/handlers';
@@ -82,8 +83,29 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
   );
 }
 
-/** The leaderboard host's request listener: cached reads first, everything else through the contract app. */
-export function createLeaderboardListener(runtime: Runtime, cache = createLeaderboardReadCache(runtime)): http.RequestListener {
+/** The operations whose plain valid GETs are answered without Express (see http/direct-reads.ts). */
+export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany'];
+
+export function createDirectReads(runtime: Runtime, cache: ResponseCache): DirectReads {
+  return new DirectReads({
+    specPath: specPaths.leaderboard,
+    operationIds: DIRECT_READS,
+    handlers: leaderboardReadHandlers(runtime.leaderboard) as never,
+    cache,
+    logger: runtime.logger.child({ host: 'leaderboard' }),
+    validateResponses: runtime.config.validateResponses,
+  });
+}
+
+/**
+ * The leaderboard host's request listener: cached reads first, then plain reads answered directly, everything else
+ * (and anything those two are unsure of) through the contract app.
+ */
+export function createLeaderboardListener(
+  runtime: Runtime,
+  cache = createLeaderboardReadCache(runtime),
+  direct: DirectReads | null = createDirectReads(runtime, cache),
+): http.RequestListener {
   const app = createLeaderboardApp(runtime, cache);
   // A cached answer skips Express, so it gets its CORS headers here (preflights always go through the app).
   const cors = corsHandler(runtime.config.corsOrigins);
@@ -93,13 +115,16 @@ export function createLeaderboardListener(runtime: Runtime, cache = createLeader
     // The pages for people say where the machine-readable descriptions are (RFC 8288); the API answers do not need to.
     if (isPage(req.url)) res.setHeader('Link', link);
     cors(req, res, () => {
-      if (!cache.serveHit(req, res)) app(req, res);
+      if (cache.serveHit(req, res)) return;
+      if (direct?.serve(req, res, () => app(req, res))) return;
+      app(req, res);
     });
   };
 }
 
 function isPage(url: string | undefined): boolean {
-  const path = (url ?? '/').split('?')[0];
+  // Lower-cased as Express routes: /V1/leaderboard is the API too.
+  const path = (url ?? '/').split('?')[0].toLowerCase();
   return !path.startsWith('/v1/') && !path.startsWith('/mcp') && !path.startsWith('/.well-known/');
 }
 

@@ -75,6 +75,16 @@ export class ResponseCache {
     };
   }
 
+  /** The data version answers are computed from now (null: nothing may be stored). */
+  currentVersion(): object | null {
+    return this.source.currentVersion();
+  }
+
+  /** Stores the validated 200 answer of a GET computed from `version` (the direct reads store theirs here). */
+  store(key: string, version: object, body: Buffer): void {
+    this.remember(key, version, body);
+  }
+
   private remember(key: string, version: object, body: Buffer): void {
     if (this.entries.size >= this.maxEntries) {
       // Drop the oldest insertions: cheap, and every entry dies with its version anyway.

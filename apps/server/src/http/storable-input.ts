@@ -10,6 +10,11 @@ type Found = { where: string; problem: 'nul' | 'surrogate' };
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** Whether a text holds something no database column can store as sent (see above). */
+export function hasUnstorableText(text: string): boolean {
+  return problemOf(text) !== null;
+}
+
 function problemOf(text: string): Found['problem'] | null {
   if (text.includes('\u0000')) return 'nul';
   if (LONE_SURROGATE.test(text)) return 'surrogate';

@@ -5,8 +5,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { badRequest } from './errors';
 
-const INTEGER = /^-?(?:0|[1-9][0-9]*)$/;
-const NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+export const INTEGER_GRAMMAR = /^-?(?:0|[1-9][0-9]*)$/;
+export const NUMBER_GRAMMAR = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
 interface Parameter {
   name: string;
@@ -23,10 +23,10 @@ export function strictNumbers(req: Request, _res: Response, next: NextFunction):
   const at = req.originalUrl.indexOf('?');
   const query = new URLSearchParams(at < 0 ? '' : req.originalUrl.slice(at + 1));
   for (const p of numeric) {
-    const grammar = typesOf(p).includes('number') ? NUMBER : INTEGER;
+    const grammar = typesOf(p).includes('number') ? NUMBER_GRAMMAR : INTEGER_GRAMMAR;
     const bad = query.getAll(p.name).find((raw) => !grammar.test(raw));
     if (bad !== undefined) {
-      const kind = grammar === INTEGER ? 'an integer' : 'a number';
+      const kind = grammar === INTEGER_GRAMMAR ? 'an integer' : 'a number';
       return next(badRequest(`Query parameter ${p.name} must be ${kind} written in decimal digits (got ${JSON.stringify(bad.slice(0, 40))}).`));
     }
   }
