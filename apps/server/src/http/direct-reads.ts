@@ -18,6 +18,7 @@ import type { Logger } from 'pino';
 import type { ResponseValidation } from '../config';
 import { operationShape } from '../mcp/operation-schemas';
 import { canonicalQueryString } from './canonical-query';
+import { memoizedValidator, stringifyBody } from './frozen-memo';
 import type { OperationHandler } from './operations';
 import { OpenApiReader } from './openapi-resolve';
 import { pickRequestId } from './request-id';
@@ -33,7 +34,7 @@ interface DirectRoute {
   /** Every query parameter the operation knows, with the grammar of its raw value (null: any string). */
   queryGrammar: Map<string, RegExp | null>;
   validateInput: ValidateFunction;
-  validateOutput: ValidateFunction;
+  validateOutput: (body: unknown) => boolean;
   handler: OperationHandler<unknown>;
 }
 
@@ -66,6 +67,9 @@ export class DirectReads {
     // The same JSON Schema rules the validator applies: formats in full, unknown parameters refused, defaults filled.
     const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, coerceTypes: false });
     addFormats(ajv, { mode: 'full' });
+    // Answers are checked, never changed: no defaults written into them.
+    const answers = new Ajv2020({ allErrors: false, useDefaults: false, strict: false, coerceTypes: false });
+    addFormats(answers, { mode: 'full' });
     const reader = new OpenApiReader(options.specPath);
     this.routes = options.operationIds.map((operationId) => {
       const shape = operationShape(reader, operationId);
@@ -90,7 +94,7 @@ export class DirectReads {
         const types = [shape.input.properties[name].type ?? []].flat();
         queryGrammar.set(name, types.includes('number') ? NUMBER_GRAMMAR : types.includes('integer') ? INTEGER_GRAMMAR : null);
       }
-      return { operationId, pattern, pathNames, queryGrammar, validateInput: ajv.compile(shape.input), validateOutput: ajv.compile(shape.output), handler };
+      return { operationId, pattern, pathNames, queryGrammar, validateInput: ajv.compile(shape.input), validateOutput: memoizedValidator((schema) => answers.compile(schema), shape.output), handler };
     });
     this.cache = options.cache;
     this.logger = options.logger;
@@ -189,7 +193,7 @@ export class DirectReads {
     }
     // Tagged with the version current once the handler finished, like the full path's recorder does.
     const version = this.cache.currentVersion();
-    const bytes = Buffer.from(JSON.stringify(out.body));
+    const bytes = Buffer.from(stringifyBody(out.body));
     if (version) this.cache.store(parsed.cacheKey, version, bytes);
     res.writeHead(200, {
       'X-Request-Id': requestId,

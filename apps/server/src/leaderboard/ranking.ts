@@ -116,23 +116,25 @@ function buildPopulation(companies: ScoredCompany[], history: HistoryFacts, now:
       searchKey: `${row.nameKey}\n${company.domain.toLowerCase()}`,
       rank,
       categoryRank,
-      json: {
+      // Frozen all the way down: every page listing the entry shares it, and the answer path remembers its JSON
+      // text and its verdict against the contract by identity (http/frozen-memo.ts).
+      json: Object.freeze({
         rank,
-        company: {
+        company: Object.freeze({
           id: company.id,
           name: company.name,
           website: company.website,
           domain: company.domain,
-          category: company.category,
+          category: company.category && Object.freeze(company.category),
           source: company.source,
-        },
+        }),
         score: company.score,
         grade: company.grade,
         scoreChange7d: then ? company.score - then.score : null,
         rankChange7d: before !== undefined ? before - rank : null,
         newThisWeek: (first ?? company.scannedAt).getTime() > weekBoundary,
         scannedAt: company.scannedAt.toISOString(),
-      },
+      }),
     };
   });
   return { ranked, byDomain: new Map(ranked.map((e) => [e.company.domain, e])), categoryCounts, sorted: new Map(), search: null };

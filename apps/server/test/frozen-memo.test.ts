@@ -1,0 +1,88 @@
+// The per-entry memory of the answer path (http/frozen-memo.ts): the text is exactly JSON.stringify's, the verdict
+// exactly the whole schema's, and a frozen entry is serialized and validated once, however many pages list it.
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import fc from 'fast-check';
+import { memoizedValidator, stringifyBody } from '../src/http/frozen-memo';
+import { buildSnapshot } from '../src/leaderboard/ranking';
+
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
+};
+
+test('stringifyBody writes exactly what JSON.stringify writes, frozen elements or not, first time and again', () => {
+  const element = fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.date({ noInvalidDate: true }), fc.dictionary(fc.string(), fc.jsonValue()).map(deepFreeze));
+  const body = fc.oneof(
+    fc.jsonValue(),
+    fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.array(element))),
+  );
+  fc.assert(
+    fc.property(body, (b) => {
+      expect(stringifyBody(b)).toBe(JSON.stringify(b));
+      expect(stringifyBody(b)).toBe(JSON.stringify(b));
+    }),
+    { numRuns: 500, seed: 42 },
+  );
+});
+
+const ajv = new Ajv2020({ strict: false });
+addFormats(ajv, { mode: 'full' });
+const schema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items', 'total'],
+  properties: {
+    items: {
+      type: 'array',
+      maxItems: 3,
+      items: { type: 'object', required: ['n', 'url'], additionalProperties: false, properties: { n: { type: 'integer', minimum: 0 }, url: { type: 'string', format: 'uri' } } },
+    },
+    total: { type: 'integer' },
+  },
+};
+
+test('the memoized validator gives the whole schema\'s verdict on random bodies, frozen elements included', () => {
+  const full = ajv.compile(schema);
+  const memo = memoizedValidator((s) => ajv.compile(s), schema);
+  const item = fc.record({ n: fc.integer({ min: -2, max: 5 }), url: fc.constantFrom('https://a.example/', 'not a uri') }, { requiredKeys: [] });
+  const pool = [{ n: 1, url: 'https://a.example/' }, { n: -1, url: 'https://a.example/' }, { n: 2, url: 'nope' }].map(deepFreeze);
+  const body = fc.record({
+    items: fc.array(fc.oneof(item, fc.constantFrom(...pool), fc.constant('x')), { maxLength: 4 }),
+    total: fc.oneof(fc.integer(), fc.constant('7')),
+  }, { requiredKeys: [] });
+  fc.assert(fc.property(body, (b) => expect(memo(b)).toBe(full(b))), { numRuns: 1000, seed: 7 });
+});
+
+test('a frozen element is validated once; an element that is not frozen, every time', () => {
+  let calls = 0;
+  const memo = memoizedValidator((s) => {
+    const validate = ajv.compile(s);
+    if (s === schema) return validate;
+    const counting = ((value: unknown) => {
+      if ((s as { required?: string[] }).required?.includes('n')) calls++;
+      return validate(value);
+    }) as typeof validate;
+    return counting;
+  }, schema);
+  const frozen = deepFreeze({ n: 1, url: 'https://a.example/' });
+  const open = { n: 1, url: 'https://a.example/' };
+  for (let i = 0; i < 5; i++) expect(memo({ items: [frozen, open], total: 2 })).toBe(true);
+  expect(calls).toBe(1 + 5);
+});
+
+test("the ranked snapshot's entries are frozen all the way down (what the memory relies on)", () => {
+  const at = new Date('2026-11-20T00:00:00.000Z');
+  const snap = buildSnapshot(
+    [{ id: 'a', name: 'A', website: 'https://a.example/', domain: 'a.example', source: 'curated', score: 50, grade: 'D', scannedAt: at, category: { id: 'c', name: 'C', slug: 'c' } }],
+    { weekAgo: new Map(), firstRecordedAt: new Map() },
+    at,
+  );
+  const json = snap.populations.all.ranked[0].json;
+  expect(Object.isFrozen(json)).toBe(true);
+  expect(Object.isFrozen(json.company)).toBe(true);
+  expect(Object.isFrozen(json.company.category)).toBe(true);
+});
