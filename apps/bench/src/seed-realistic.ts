@@ -5,6 +5,7 @@
 import type { Db } from '@arl/db';
 import { PERSONAS, startSandbox } from '@arl/sandbox';
 import { scan, type ScanResult } from '@arl/scanner';
+import { scanDetailSql } from '@arl/server';
 
 export interface SeedFigures {
   companies: number;
@@ -36,7 +37,7 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
   const T = templates.length;
   // Plain tables, not TEMP: with PostgreSQL every statement may run on another pooled connection.
   await db.executeSql(`
-    CREATE TABLE bench_tpl (tpl int, score int, grade text, summary text);
+    CREATE TABLE bench_tpl (tpl int, score int, grade text, summary text, detail text);
     CREATE TABLE bench_tpl_checks (tpl int, position int, check_id text, name text, layer text, tier text, label text,
       bonus boolean, status text, earned float8, points int, evidence jsonb, fix text);
     CREATE TABLE bench_tpl_layers (tpl int, position int, layer text, weight int, score int);
@@ -53,6 +54,8 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
       await db.executeSql('INSERT INTO bench_tpl_layers VALUES ($1, $2, $3, $4, $5)', [tpl, position, l.id, l.weight, l.score]);
     }
   }
+  // Each template's detail (the company read's column), written as a scan's end writes it; every copy shares it.
+  await db.executeSql(`UPDATE bench_tpl t SET detail = ${scanDetailSql('t.tpl', { layers: 'bench_tpl_layers', checks: 'bench_tpl_checks', key: 'tpl' })}`);
   // Bulk load as a restore would: the secondary indexes and the two composite primary keys are dropped first and
   // rebuilt once at the end (one sort instead of millions of random B-tree inserts; the ids are md5-random), and each
   // chunk runs as one script with foreign-key triggers off (every reference it writes exists by construction).
@@ -64,9 +67,9 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
     await db.executeSql(`
     BEGIN;
     SET LOCAL session_replication_role = replica;
-    INSERT INTO scans (id, target, url, domain, kind, state, ending, cause, score, grade, summary, origin, attempts, company_id, created_at, started_at, ended_at)
+    INSERT INTO scans (id, target, url, domain, kind, state, ending, cause, score, grade, summary, detail, origin, attempts, company_id, created_at, started_at, ended_at)
        SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, 'https://bench-'||g||'.example/', 'https://bench-'||g||'.example/', 'bench-'||g||'.example', 'website',
-              'ended', 'finished', 'The scan finished and was scored.', t.score, t.grade, t.summary, 'rescan', 1, overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid,
+              'ended', 'finished', 'The scan finished and was scored.', t.score, t.grade, t.summary, t.detail, 'rescan', 1, overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid,
               now() - ((g % 1000) * interval '17 minutes') - interval '20 seconds', now() - ((g % 1000) * interval '17 minutes') - interval '15 seconds',
               now() - ((g % 1000) * interval '17 minutes')
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T};

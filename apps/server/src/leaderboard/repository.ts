@@ -1,6 +1,7 @@
 // Every database read of the leaderboard side, in one place.
 import type { Db } from '@arl/db';
 import type { LeaderboardSchemas } from '@arl/contract';
+import { scanDetailSql } from '../scans/detail';
 import { WEEK_MS, type HistoryFacts, type ScoredCompany } from './ranking';
 
 type Grade = LeaderboardSchemas['Grade'];
@@ -45,9 +46,10 @@ export class LeaderboardRepository {
   }
 
   /**
-   * One company with its latest scan's layers and checks, in ONE statement: the scan's rows are aggregated to JSON
-   * inside the database. (Prisma's nested include took four round trips and decoded every row on the event loop;
-   * with the embedded database that work runs on the same thread as the HTTP server.)
+   * One company with its latest scan's layers and checks, in ONE statement: the scan's detail column, written when
+   * it ended (scans/detail.ts), or for a scan stored before that column, its rows aggregated to JSON inside the
+   * database. (Prisma's nested include took four round trips and decoded every row on the event loop; with the
+   * embedded database that work runs on the same thread as the HTTP server.)
    */
   async companyByDomain(domain: string): Promise<CompanyRow | null> {
     const { rows } = await this.db.executeSql(COMPANY_SQL, [domain]);
@@ -65,7 +67,7 @@ export class LeaderboardRepository {
       scannedAt: r.scanned_at === null ? null : new Date(r.scanned_at),
       category: r.category_id ? { id: r.category_id, name: r.category_name!, slug: r.category_slug! } : null,
       latestScan: r.scan_id
-        ? { summary: r.scan_summary, layers: JSON.parse(r.layers ?? '[]') as LayerRow[], checks: JSON.parse(r.checks ?? '[]') as CheckRow[] }
+        ? { summary: r.scan_summary, ...(JSON.parse(r.detail!) as { layers: LayerRow[]; checks: CheckRow[] }) }
         : null,
     };
   }
@@ -118,19 +120,15 @@ interface RawCompanyRow {
   category_slug: string | null;
   scan_id: string | null;
   scan_summary: string | null;
-  layers: string | null;
-  checks: string | null;
+  /** The scan's layers and checks (scans/detail.ts); null only without a scan. */
+  detail: string | null;
 }
 
 const COMPANY_SQL = `
   SELECT c.id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary, c.scanned_at,
          k.id AS category_id, k.name AS category_name, k.slug AS category_slug,
          s.id AS scan_id, s.summary AS scan_summary,
-         (SELECT json_agg(json_build_object('layer', l.layer, 'weight', l.weight, 'score', l.score) ORDER BY l.position)
-            FROM layer_scores l WHERE l.scan_id = s.id)::text AS layers,
-         (SELECT json_agg(json_build_object('checkId', r.check_id, 'name', r.name, 'layer', r.layer, 'tier', r.tier,
-                 'label', r.label, 'bonus', r.bonus, 'status', r.status, 'earned', r.earned, 'points', r.points) ORDER BY r.position)
-            FROM check_results r WHERE r.scan_id = s.id)::text AS checks
+         COALESCE(s.detail, ${scanDetailSql('s.id')}) AS detail
   FROM companies c
   LEFT JOIN categories k ON k.id = c.category_id
   LEFT JOIN scans s ON s.id = c.latest_scan_id

@@ -8,6 +8,7 @@ import { composeScanMail } from '../mail/compose';
 import { queueMail } from '../mail/mail-job';
 import { ranksNow } from '../reports/record-rank';
 import { appendEvent } from './events';
+import { scanDetailSql } from './detail';
 
 export type ScanOutcome = Pick<ScanResult, 'ending' | 'cause' | 'score' | 'grade' | 'summary' | 'siteName' | 'checks' | 'layers'> &
   Partial<Pick<ScanResult, 'kind' | 'finalUrl' | 'catalogVersion'>>;
@@ -74,6 +75,8 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     await tx.layerScore.createMany({
       data: outcome.layers.map((l, position) => ({ scanId: scan.id, layer: l.id, weight: l.weight, score: l.score, position })),
     });
+    // The company read's copy, from the rows just written (see detail.ts).
+    await tx.$executeRawUnsafe(`UPDATE scans SET detail = ${scanDetailSql('$1::uuid')} WHERE id = $1::uuid`, scan.id);
   }
 
   const cause = outcome.cause?.trim() || DEFAULT_CAUSE[outcome.ending];
