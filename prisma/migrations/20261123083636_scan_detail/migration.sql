@@ -2,7 +2,7 @@
 ALTER TABLE "scans" ADD COLUMN     "detail" TEXT;
 
 -- Backfill: every scan with results gets the text its company read used to aggregate on each read
--- (apps/server/src/scans/detail.ts; reads of a scan left NULL still aggregate).
+-- (see apps/server/src/scans/detail.ts, and reads of a scan left NULL still aggregate).
 UPDATE "scans" s SET "detail" = json_build_object(
     'layers', COALESCE((SELECT json_agg(json_build_object('layer', l.layer, 'weight', l.weight, 'score', l.score) ORDER BY l.position)
        FROM "layer_scores" l WHERE l.scan_id = s.id), '[]'::json),
