@@ -245,3 +245,75 @@ test('concurrency bounds parallel jobs per worker, and two workers never run one
     await Promise.all([a.stop(), b.stop()]);
   }
 });
+
+/** The suite's database, with every statement the queue sends observed (and optionally acted on) before it returns. */
+function observedDb(after: (sql: string, values: unknown[] | undefined) => Promise<void>): TestDb {
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop !== 'executeSql') return Reflect.get(target, prop, receiver);
+      return async (sql: string, values?: unknown[]) => {
+        const result = await target.executeSql(sql, values);
+        await after(sql, values);
+        return result;
+      };
+    },
+  });
+}
+const isClaim = (sql: string) => /SET state = 'active'/.test(sql);
+
+test('a job enqueued while the worker is claiming runs at once, not after the poll interval', async () => {
+  let queue: JobQueue;
+  let enqueued: Promise<string> | null = null;
+  // The first claim statement returns only after a job was enqueued (and the worker notified) meanwhile.
+  queue = new JobQueue(observedDb(async (sql) => {
+    if (isClaim(sql) && !enqueued) {
+      enqueued = queue.enqueue('late', {});
+      await enqueued;
+    }
+  }), logger);
+  queue.define('late', { concurrency: 1, maxAttempts: 1, timeoutMs: 5000, run: async () => undefined });
+  const worker = new Worker(queue, logger, { pollMs: 60_000 }); // no idle poll within the test
+  worker.start();
+  try {
+    await waitFor('the enqueue during the first claim', async () => enqueued !== null);
+    const id = await enqueued!;
+    await waitFor('completion without an idle poll', async () => (await jobState(id))?.state === 'completed');
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('a turn woken by one kind claims that kind only; the first turn claims every kind in one statement', async () => {
+  const claims: string[][] = [];
+  const queue = new JobQueue(observedDb(async (sql, values) => {
+    if (isClaim(sql)) claims.push(Array.isArray(values?.[2]) ? [...(values![2] as string[])].sort() : [String(values?.[2])]);
+  }), logger);
+  for (const kind of ['alpha', 'beta', 'gamma']) {
+    queue.define(kind, { concurrency: 2, maxAttempts: 1, timeoutMs: 5000, run: async () => undefined });
+  }
+  const worker = new Worker(queue, logger, { pollMs: 60_000 });
+  worker.start();
+  try {
+    await waitFor('the first turn', async () => claims.length > 0);
+    expect(claims[0]).toEqual(['alpha', 'beta', 'gamma']);
+    const ids = [await queue.enqueue('alpha', {}), await queue.enqueue('alpha', {})];
+    await waitFor('both done', async () => (await Promise.all(ids.map(jobState))).every((s) => s?.state === 'completed'));
+    // After the first turn: only alpha was looked at (its enqueues and its freed slots woke the worker).
+    expect(claims.slice(1).flat().every((kind) => kind === 'alpha')).toBe(true);
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('claimMany takes at most each kind\'s limit, oldest first, in one statement', async () => {
+  const queue = new JobQueue(db, logger);
+  for (const kind of ['left', 'right']) queue.define(kind, { concurrency: 1, maxAttempts: 1, timeoutMs: 1000, run: async () => undefined });
+  const at = (s: number) => ({ runAt: new Date(Date.now() - 60_000 + s * 1000) });
+  const left = [await queue.enqueue('left', {}, at(3)), await queue.enqueue('left', {}, at(1)), await queue.enqueue('left', {}, at(2))];
+  const right = [await queue.enqueue('right', {}, at(1)), await queue.enqueue('right', {}, at(2))];
+  const claimed = await queue.claimMany([['left', 2], ['right', 1], ['unknown', 3]], 'many', 1000);
+  expect(claimed.filter((j) => j.kind === 'left').map((j) => j.id).sort()).toEqual([left[1], left[2]].sort());
+  expect(claimed.filter((j) => j.kind === 'right').map((j) => j.id)).toEqual([right[0]]);
+  expect(claimed).toHaveLength(3);
+  expect(await queue.claimMany([['left', 0]], 'many', 1000)).toEqual([]);
+});

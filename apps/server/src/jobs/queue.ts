@@ -146,16 +146,27 @@ export class JobQueue {
   }
 
   async claim(kind: string, limit: number, workerId: string, leaseMs: number): Promise<Job[]> {
-    if (limit <= 0) return [];
+    return this.claimMany([[kind, limit]], workerId, leaseMs);
+  }
+
+  /**
+   * Claims due jobs of several kinds, at most `limit` of each, in ONE statement: a worker looks at every kind with
+   * free slots in one round trip (on the embedded database every statement runs on the server's event loop).
+   */
+  async claimMany(wanted: Array<[kind: string, limit: number]>, workerId: string, leaseMs: number): Promise<Job[]> {
+    const asked = wanted.filter(([, limit]) => limit > 0);
+    if (asked.length === 0) return [];
     // run_at is TIMESTAMPTZ(3): a now() stored there is rounded to the millisecond, so it can lie just after the
     // now() of a claim made at once; comparing at the column's precision makes a job due as soon as it is enqueued.
     const { rows } = await this.db.executeSql(
       `UPDATE jobs SET state = 'active', attempts = attempts + 1, locked_by = $1,
               locked_until = now() + make_interval(secs => $2::double precision / 1000)
-       WHERE id IN (SELECT id FROM jobs WHERE state = 'queued' AND kind = $3 AND run_at <= now()::timestamptz(3)
-                    ORDER BY run_at, created_at LIMIT $4 FOR UPDATE SKIP LOCKED)
+       WHERE id IN (SELECT due.id FROM unnest($3::text[], $4::int[]) AS wanted(kind, n)
+                    CROSS JOIN LATERAL (SELECT id FROM jobs WHERE state = 'queued' AND kind = wanted.kind
+                                          AND run_at <= now()::timestamptz(3)
+                                        ORDER BY run_at, created_at LIMIT wanted.n FOR UPDATE SKIP LOCKED) due)
        RETURNING id, kind, payload, attempts, max_attempts, timeout_ms`,
-      [workerId, leaseMs, kind, limit],
+      [workerId, leaseMs, asked.map(([kind]) => kind), asked.map(([, limit]) => limit)],
     );
     return (rows as JobRow[]).map(toJob);
   }

@@ -1,6 +1,8 @@
 // The worker loop (after pg-boss's worker and graphile-worker's main loop): created -> active -> stopping -> stopped.
-// Each turn recovers expired leases now and then, claims due jobs for every kind with free slots, and waits on an
-// abortable delay that a new local job or a freed slot cuts short. Errors back off instead of spinning. Every job
+// Each turn recovers expired leases now and then, claims due jobs in one statement, and waits on an abortable delay
+// that a new local job or a freed slot cuts short. A turn woken that way looks only at the kinds that woke it (the
+// others had nothing due at their last look, and what other processes enqueue is found by the next idle poll, which
+// looks at every kind). Errors back off instead of spinning. Every job
 // gets an AbortSignal and a deadline; its lease is renewed while it runs, and a lost lease aborts it.
 import { randomUUID } from 'node:crypto';
 import * as os from 'node:os';
@@ -53,6 +55,8 @@ export class Worker {
   private readonly pollMs: number;
   private readonly recoverEveryMs: number;
   private wake: (() => void) | null = null;
+  /** Kinds to look at on the next turn woken early (a local enqueue of the kind, or one of its slots freed). */
+  private readonly woken = new Set<string>();
   private loop: Promise<void> | null = null;
   private stopping: Promise<void> | null = null;
   /** Set when the shutdown window ends: a job claimed after that is handed back at once. */
@@ -79,13 +83,14 @@ export class Worker {
     this.state = 'active';
     const kinds = new Set(this.options.kinds ?? this.queue.kindNames());
     this.unsubscribe = this.queue.onNotify((kind) => {
-      if (kinds.has(kind)) this.poke();
+      if (kinds.has(kind)) this.poke(kind);
     });
     this.loop = this.run([...kinds]);
     this.logger.info({ workerId: this.id, kinds: [...kinds] }, 'worker started');
   }
 
-  private poke(): void {
+  private poke(kind?: string): void {
+    if (kind !== undefined) this.woken.add(kind);
     this.wake?.();
   }
 
@@ -106,16 +111,18 @@ export class Worker {
       }
       lastRecovery = Date.now();
     }
+    // The first turn and every idle poll look at every kind; a turn woken early only at the kinds that woke it.
+    let look: string[] = kinds;
     while (this.state === 'active') {
       let delayMs = this.pollMs;
       try {
         if (Date.now() - lastRecovery >= this.recoverEveryMs) {
           lastRecovery = Date.now();
           await this.queue.recoverExpired();
+          look = kinds; // recovered jobs are queued again, of any kind
         }
-        for (const kind of kinds) {
-          if (this.state !== 'active') break;
-          const jobs = await this.queue.claim(kind, this.slotsOf(kind), this.id, this.leaseMs);
+        if (this.state === 'active') {
+          const jobs = await this.queue.claimMany(look.map((kind) => [kind, this.slotsOf(kind)]), this.id, this.leaseMs);
           for (const job of jobs) this.execute(job);
         }
         failures = 0;
@@ -123,17 +130,20 @@ export class Worker {
         failures += 1;
         delayMs = Math.min(10_000, this.pollMs * 2 ** failures);
         this.logger.error({ err, retryInMs: delayMs }, 'worker loop error');
+        for (const kind of look) this.woken.add(kind); // not looked at: look again next turn
       }
       if (this.state !== 'active') break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, delayMs);
-        function done() {
+      // Kinds woken while this turn was claiming are looked at at once (an error backs off first).
+      const early = (failures === 0 && this.woken.size > 0) || (await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), delayMs);
+        this.wake = () => {
           clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
-      });
+          resolve(true);
+        };
+      }));
       this.wake = null;
+      look = early ? kinds.filter((kind) => this.woken.has(kind)) : kinds;
+      this.woken.clear();
     }
   }
 
@@ -193,7 +203,7 @@ export class Worker {
         clearInterval(heartbeat);
         this.active.set(job.kind, (this.active.get(job.kind) ?? 1) - 1);
         this.running.delete(job.id);
-        this.poke();
+        this.poke(job.kind);
       }
     })();
     this.running.set(job.id, { job, controller, done });
