@@ -83,7 +83,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const feedback = createFeedbackService(config, secrets.invite, db, clock);
     const metrics = createMetrics();
     observeDatabase(metrics, db);
-    const pipeline = createScanPipeline({ config, db, changes, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
+    const pipeline = createScanPipeline({ config, db, changes, progress, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
     const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
     const readiness: Readiness = {
       draining: false,

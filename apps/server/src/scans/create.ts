@@ -10,6 +10,8 @@ import { defineMailJob } from '../mail/mail-job';
 import { createMailTransport } from '../mail/transport';
 import { defineScanJob } from './scan-job';
 import { ScanService } from './service';
+import { ScanViewCache } from './view-cache';
+import { RESYNC, type ProgressFeed } from '../streams/progress-feed';
 import { SCANNABLE_PORTS } from './target';
 
 export interface ScanPipeline {
@@ -25,6 +27,8 @@ export function createScanPipeline(deps: {
   clock: () => Date;
   logger: Logger;
   metrics: Metrics;
+  /** Progress notifications: they keep operation 6's view cache exact. */
+  progress: ProgressFeed;
   /** Overrides of the scanner's fetch rules (tests and the demo pass the sandbox's DNS `lookup`). */
   fetchPolicy?: Partial<FetchPolicy>;
 }): ScanPipeline {
@@ -41,11 +45,18 @@ export function createScanPipeline(deps: {
     publicUrl: config.publicUrl,
     concurrency: config.scan.concurrency,
   });
-  const scans = new ScanService({ db, queue: jobs, clock, fetchPolicy, queueLimit: config.scan.queueLimit });
+  // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).
+  const views = new ScanViewCache({ live: db.kind === 'pglite' });
+  const unsubscribe = deps.progress.subscribeAll((topic) => {
+    if (topic.startsWith('scan:')) views.changed(topic.slice('scan:'.length));
+    else if (topic === RESYNC) views.changed(null);
+  });
+  const scans = new ScanService({ db, queue: jobs, clock, fetchPolicy, queueLimit: config.scan.queueLimit, views });
   return {
     jobs,
     scans,
     close() {
+      unsubscribe();
       jobs.close();
       transport.close();
     },

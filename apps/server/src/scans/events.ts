@@ -13,27 +13,53 @@ export async function appendEvent(tx: Tx, scanId: string, step: string, at: Date
   await notifyProgress(tx, `scan:${scanId}`);
 }
 
-/** A progress step outside a transaction: one statement (event and notification) straight to the database. */
+/**
+ * A progress step outside a transaction: one statement (event and notification) straight to the database. An ended
+ * scan gets no more steps (a worker that lost the scan to another may still be reporting): its history is final.
+ */
 export async function recordStep(db: Db, scanId: string, step: string, at: Date): Promise<void> {
   await db.executeSql(
     `WITH added AS (
        INSERT INTO scan_events (scan_id, step, at)
        SELECT $1::uuid, $2, GREATEST($3::timestamptz, COALESCE(max(at), $3::timestamptz)) FROM scan_events WHERE scan_id = $1::uuid
+       HAVING EXISTS (SELECT 1 FROM scans WHERE id = $1::uuid AND state <> 'ended')
        RETURNING 1)
      SELECT pg_notify(${PROGRESS_CHANNEL_SQL}, $4) FROM added`,
     [scanId, step, at, `scan:${scanId}`],
   );
 }
 
-/** running -> scoring and its event, in one statement (atomic without an interactive transaction). */
+/** running -> scoring and its event, in one statement (atomic without an interactive transaction); none once ended. */
 export async function recordScoring(db: Db, scanId: string, at: Date): Promise<void> {
   await db.executeSql(
     `WITH moved AS (UPDATE scans SET state = 'scoring' WHERE id = $1::uuid AND state = 'running' RETURNING id),
           added AS (
             INSERT INTO scan_events (scan_id, step, at)
             SELECT $1::uuid, 'scoring', GREATEST($2::timestamptz, COALESCE(max(at), $2::timestamptz)) FROM scan_events WHERE scan_id = $1::uuid
+            HAVING EXISTS (SELECT 1 FROM scans WHERE id = $1::uuid AND state <> 'ended')
             RETURNING 1)
      SELECT pg_notify(${PROGRESS_CHANNEL_SQL}, $3) FROM added`,
     [scanId, at, `scan:${scanId}`],
   );
+}
+
+/**
+ * A claimed scan starts: waiting -> running (attempts counted, the first start kept) and its event, in one
+ * statement. Null when the scan does not exist or has already ended (nothing is written then).
+ */
+export async function recordRunning(db: Db, scanId: string, at: Date): Promise<{ url: string; domain: string } | null> {
+  const { rows } = await db.executeSql(
+    `WITH moved AS (
+       UPDATE scans SET state = 'running', started_at = COALESCE(started_at, $2::timestamptz), attempts = attempts + 1
+       WHERE id = $1::uuid AND state <> 'ended' RETURNING url, domain),
+          added AS (
+            INSERT INTO scan_events (scan_id, step, at)
+            SELECT $1::uuid, 'running', GREATEST($2::timestamptz, COALESCE(max(at), $2::timestamptz)) FROM scan_events
+            WHERE scan_id = $1::uuid HAVING EXISTS (SELECT 1 FROM moved)
+            RETURNING 1)
+     SELECT moved.url, moved.domain, pg_notify(${PROGRESS_CHANNEL_SQL}, $3) FROM moved, added`,
+    [scanId, at, `scan:${scanId}`],
+  );
+  const row = rows[0] as { url: string; domain: string } | undefined;
+  return row ? { url: row.url, domain: row.domain } : null;
 }

@@ -7,8 +7,8 @@ import type { JobQueue, Tx } from '../jobs/queue';
 import { composeScanMail } from '../mail/compose';
 import { queueMail } from '../mail/mail-job';
 import { ranksNow } from '../reports/record-rank';
-import { appendEvent } from './events';
 import { scanDetailSql } from './detail';
+import { appendEvent } from './events';
 
 export type ScanOutcome = Pick<ScanResult, 'ending' | 'cause' | 'score' | 'grade' | 'summary' | 'siteName' | 'checks' | 'layers'> &
   Partial<Pick<ScanResult, 'kind' | 'finalUrl' | 'catalogVersion'>>;
@@ -26,77 +26,103 @@ const DEFAULT_CAUSE: Record<ScanResult['ending'], string> = {
   sign_in_required: 'Nothing public was reachable without signing in.',
 };
 
-/** Returns whether the company result changed (a finished scan), or null when the scan had already ended. */
-export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps: EndScanDeps): Promise<{ scored: boolean } | null> {
-  const scan = await tx.scan.findUnique({
-    where: { id: scanId },
-    select: { id: true, state: true, url: true, domain: true, origin: true, companyId: true, recipients: { select: { email: true } } },
-  });
+/**
+ * Returns whether the company result changed (a finished scan) and how many mails were queued, or null when the
+ * scan had already ended. Every write is raw SQL and the rows of a scan go in as one JSON document per table: with
+ * the embedded database each statement (and each of Prisma's per-row parameters) is work on the event loop.
+ */
+export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps: EndScanDeps): Promise<{ scored: boolean; mails: number } | null> {
+  const [scan] = await tx.$queryRawUnsafe<Array<{
+    id: string; state: string; url: string; domain: string; origin: string; company_id: string | null; recipients: string[] | null;
+  }>>(
+    `SELECT s.id, s.state::text AS state, s.url, s.domain, s.origin, s.company_id,
+            (SELECT array_agg(r.email ORDER BY r.email) FROM scan_recipients r WHERE r.scan_id = s.id) AS recipients
+     FROM scans s WHERE s.id = $1::uuid`,
+    scanId,
+  );
   if (!scan || scan.state === 'ended') return null;
   const { now } = deps;
   const scored = outcome.ending === 'finished' && outcome.score !== null && outcome.grade !== null;
-  let companyId = scan.companyId;
+  let companyId = scan.company_id;
   let community = false;
 
   if (scored) {
-    const current = { score: outcome.score!, grade: outcome.grade!, summary: outcome.summary, scannedAt: now, latestScanId: scan.id };
-    // Insert-if-absent, so two scans of one unknown domain ending at once create one community company.
-    await tx.$executeRawUnsafe(
-      `INSERT INTO companies (id, name, website, domain, source, demo, updated_at)
-       VALUES ($1::uuid, $2::text, $3::text, $4::varchar, 'community', $5::boolean, now()) ON CONFLICT (domain) DO NOTHING`,
+    // Insert-if-absent, so two scans of one unknown domain ending at once create one community company; a curated
+    // company keeps its name, category and source: only the result changes.
+    const [company] = await tx.$queryRawUnsafe<Array<{ id: string; source: string }>>(
+      `INSERT INTO companies (id, name, website, domain, source, demo, score, grade, summary, scanned_at, latest_scan_id, updated_at)
+       VALUES ($1::uuid, $2::text, $3::text, $4::varchar, 'community', $5::boolean, $6::int, $7::varchar, $8::text,
+               $9::timestamptz, $10::uuid, now())
+       ON CONFLICT (domain) DO UPDATE SET score = EXCLUDED.score, grade = EXCLUDED.grade, summary = EXCLUDED.summary,
+              scanned_at = EXCLUDED.scanned_at, latest_scan_id = EXCLUDED.latest_scan_id, updated_at = now()
+       RETURNING id, source::text AS source`,
       randomUUID(), (outcome.siteName?.trim() || scan.domain).slice(0, 200), new URL(outcome.finalUrl ?? scan.url).origin,
-      scan.domain, scan.origin === 'demo',
+      scan.domain, scan.origin === 'demo', outcome.score!, outcome.grade!, outcome.summary ?? null, now, scan.id,
     );
-    // A curated company keeps its name, category and source: only the result changes.
-    const company = await tx.company.update({ where: { domain: scan.domain }, data: current, select: { id: true, source: true } });
     companyId = company.id;
     community = company.source === 'community';
-    const ranks = await ranksNow(tx, companyId!);
-    await tx.scoreHistory.create({
-      data: {
-        companyId: companyId!, scanId: scan.id, score: outcome.score!, grade: outcome.grade!, recordedAt: now,
-        rankAll: ranks?.all ?? null, rankCurated: ranks?.curated ?? null,
-      },
-    });
+    const ranks = await ranksNow(tx, companyId);
+    await tx.$executeRawUnsafe(
+      `INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at, rank_all, rank_curated)
+       VALUES ($1::uuid, $2::uuid, $3::int, $4::varchar, $5::timestamptz, $6::int, $7::int)`,
+      companyId, scan.id, outcome.score!, outcome.grade!, now, ranks?.all ?? null, ranks?.curated ?? null,
+    );
   }
 
   if (!scored) {
-    const known = await tx.company.findUnique({ where: { domain: scan.domain }, select: { source: true } });
+    const [known] = await tx.$queryRawUnsafe<Array<{ source: string }>>(
+      `SELECT source::text AS source FROM companies WHERE domain = $1::varchar`,
+      scan.domain,
+    );
     community = known?.source !== 'curated';
   }
 
   if (outcome.checks.length > 0) {
-    await tx.checkResult.createMany({
-      data: outcome.checks.map((c, position) => ({
-        scanId: scan.id, checkId: c.id, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus,
-        status: c.status, earned: c.earned, points: c.points, position, evidence: c.evidence as object, fix: c.fix,
-      })),
-    });
-    await tx.layerScore.createMany({
-      data: outcome.layers.map((l, position) => ({ scanId: scan.id, layer: l.id, weight: l.weight, score: l.score, position })),
-    });
-    // The company read's copy, from the rows just written (see detail.ts).
-    await tx.$executeRawUnsafe(`UPDATE scans SET detail = ${scanDetailSql('$1::uuid')} WHERE id = $1::uuid`, scan.id);
+    // Checks and layers in one statement, each table's rows as one JSON parameter.
+    await tx.$executeRawUnsafe(
+      `WITH checks AS (
+         INSERT INTO check_results (scan_id, check_id, name, layer, tier, label, bonus, status, earned, points, position, evidence, fix)
+         SELECT $1::uuid, c.check_id, c.name, c.layer, c.tier, c.label, c.bonus, c.status, c.earned, c.points, c.position, c.evidence, c.fix
+         FROM jsonb_to_recordset($2::jsonb) AS c(check_id text, name text, layer text, tier text, label text, bonus boolean,
+              status text, earned double precision, points int, position int, evidence jsonb, fix text)
+         RETURNING 1)
+       INSERT INTO layer_scores (scan_id, layer, weight, score, position)
+       SELECT $1::uuid, l.layer, l.weight, l.score, l.position
+       FROM jsonb_to_recordset($3::jsonb) AS l(layer text, weight int, score int, position int)`,
+      scan.id,
+      JSON.stringify(outcome.checks.map((c, position) => ({
+        check_id: c.id, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, status: c.status,
+        earned: c.earned, points: c.points, position, evidence: c.evidence ?? null, fix: c.fix ?? null,
+      }))),
+      JSON.stringify(outcome.layers.map((l, position) => ({ layer: l.id, weight: l.weight, score: l.score, position }))),
+    );
   }
 
   const cause = outcome.cause?.trim() || DEFAULT_CAUSE[outcome.ending];
-  await tx.scan.update({
-    where: { id: scan.id },
-    data: {
-      state: 'ended', activeTarget: null, ending: outcome.ending, cause, endedAt: now, companyId,
-      kind: outcome.kind ?? undefined,
-      catalogVersion: outcome.checks.length > 0 ? outcome.catalogVersion : undefined,
-      ...(scored ? { score: outcome.score, grade: outcome.grade, summary: outcome.summary } : {}),
-    },
-  });
+  await tx.$executeRawUnsafe(
+    `UPDATE scans SET state = 'ended', active_target = NULL, ending = $2::text::"ScanEnding", cause = $3::text,
+            ended_at = $4::timestamptz, company_id = $5::uuid, kind = COALESCE($6::text, kind),
+            catalog_version = COALESCE($7::text, catalog_version),
+            score = CASE WHEN $8::boolean THEN $9::int ELSE score END,
+            grade = CASE WHEN $8::boolean THEN $10::varchar ELSE grade END,
+            summary = CASE WHEN $8::boolean THEN $11::text ELSE summary END,
+            detail = CASE WHEN $12::boolean THEN ${scanDetailSql('$1::uuid')} ELSE detail END
+     WHERE id = $1::uuid`,
+    scan.id, outcome.ending, cause, now, companyId, outcome.kind ?? null,
+    outcome.checks.length > 0 ? outcome.catalogVersion ?? null : null,
+    scored, scored ? outcome.score : null, scored ? outcome.grade : null, scored ? outcome.summary ?? null : null,
+    // The company read's copy of the rows just written (see detail.ts).
+    outcome.checks.length > 0,
+  );
   await appendEvent(tx, scan.id, 'ended', now);
 
-  for (const { email } of scan.recipients) {
+  const recipients = scan.recipients ?? [];
+  for (const email of recipients) {
     const mail = composeScanMail({
       scanId: scan.id, domain: scan.domain, ending: outcome.ending, cause,
       score: scored ? outcome.score : null, grade: scored ? outcome.grade : null, community, publicUrl: deps.publicUrl,
     });
     await queueMail(tx, deps.queue, { scanId: scan.id, to: email, ...mail });
   }
-  return { scored };
+  return { scored, mails: recipients.length };
 }

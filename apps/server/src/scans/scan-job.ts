@@ -9,7 +9,7 @@ import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/qu
 import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
-import { appendEvent, recordScoring, recordStep } from './events';
+import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
 import { endScan, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
@@ -52,9 +52,10 @@ export function defineScanJob(deps: ScanJobDeps): void {
   const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
     endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock() });
 
-  const afterEnd = async (scored: boolean | undefined) => {
-    queue.notify(MAIL_JOB);
-    if (scored) await deps.changes.publish().catch((err) => deps.logger.warn({ err }, 'change publish failed'));
+  const afterEnd = async (ended: { scored: boolean; mails: number } | null) => {
+    // Only a scan with recipients queued mail: waking the mail worker for nothing costs a claim statement per scan.
+    if (ended && ended.mails > 0) queue.notify(MAIL_JOB);
+    if (ended?.scored) await deps.changes.publish().catch((err) => deps.logger.warn({ err }, 'change publish failed'));
   };
 
   const kind: JobKind<ScanJobPayload> = {
@@ -64,13 +65,10 @@ export function defineScanJob(deps: ScanJobDeps): void {
     backoffMs: () => 0,
     async run(job, ctx) {
       const { scanId } = job.payload;
-      const scan = await db.prisma.scan.findUnique({ where: { id: scanId }, select: { id: true, url: true, domain: true, state: true, startedAt: true } });
-      if (!scan || scan.state === 'ended') return;
+      // waiting -> running in one statement (no interactive transaction: see the progress steps below).
+      const scan = await recordRunning(db, scanId, clock());
+      if (!scan) return;
       const log = ctx.logger.child({ scanId });
-      await db.prisma.$transaction(async (tx) => {
-        await tx.scan.update({ where: { id: scanId }, data: { state: 'running', startedAt: scan.startedAt ?? clock(), attempts: { increment: 1 } } });
-        await appendEvent(tx, scanId, 'running', clock());
-      }, TX);
 
       // Progress callbacks are synchronous; their writes are chained so events keep the scanner's order. Each step
       // is ONE statement (no interactive transaction): with the embedded database every statement and every
@@ -99,7 +97,7 @@ export function defineScanJob(deps: ScanJobDeps): void {
       log.info({ domain: scan.domain, ending: outcome.ending, cause: outcome.cause, score: outcome.score, ms: result.durationMs }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: outcome.ending });
       deps.metrics.scanDuration.observe({ ending: outcome.ending }, result.durationMs / 1000);
-      await afterEnd(ended?.scored);
+      await afterEnd(ended);
     },
     async onRetry(job, reason, tx) {
       const updated = await tx.scan.updateMany({ where: { id: job.payload.scanId, state: { not: 'ended' } }, data: { state: 'waiting' } });

@@ -10,6 +10,7 @@ import type { JobQueue, Tx } from '../jobs/queue';
 import { appendEvent } from './events';
 import { SCAN_JOB, type ScanJobPayload } from './scan-job';
 import { normalizeTarget, type ScanTarget } from './target';
+import type { ScanViewCache } from './view-cache';
 
 type Scan = LeaderboardSchemas['Scan'];
 type ScanStart = LeaderboardSchemas['ScanStart'];
@@ -21,6 +22,8 @@ export interface ScanServiceDeps {
   clock: () => Date;
   fetchPolicy: Partial<FetchPolicy>;
   queueLimit: number;
+  /** Operation 6's views kept between changes (view-cache.ts); none: every read goes to the database. */
+  views?: ScanViewCache;
 }
 
 const TX = { maxWait: 30_000, timeout: 30_000 };
@@ -123,8 +126,19 @@ export class ScanService {
     return { started: false, scan: { id: scan.id, state: scan.state }, domain };
   }
 
-  /** Operation 6's view. One statement (the events aggregated in the database): clients poll it. */
+  /** Operation 6's view: clients poll it, so it is kept between the scan's changes (view-cache.ts). */
   async read(id: string): Promise<Scan | null> {
+    const views = this.deps.views;
+    const kept = views?.get(id);
+    if (kept) return kept;
+    const since = views?.current ?? 0;
+    const view = await this.readStored(id);
+    if (view) views?.keep(id, view, since);
+    return view;
+  }
+
+  /** One statement (the events aggregated in the database). */
+  private async readStored(id: string): Promise<Scan | null> {
     const { rows } = await this.deps.db.executeSql(
       `SELECT s.id, s.state::text AS state, s.domain, s.ending::text AS ending, s.cause, s.score, s.grade, s.ended_at,
               (SELECT json_agg(json_build_object('step', e.step, 'at', e.at) ORDER BY e.id) FROM scan_events e WHERE e.scan_id = s.id)::text AS events

@@ -12,6 +12,7 @@ export type ProgressTopic = `scan:${string}` | `journey:${string}`;
 
 /** Every listener hears this after a reconnection, when notifications may have been missed. */
 export const RESYNC = '*';
+const ANY = Symbol('any topic');
 
 // The channel is per schema (tests share one PostgreSQL database); identifiers are at most 63 bytes.
 export const PROGRESS_CHANNEL_SQL = `left('arl_progress_' || lower(current_schema()), 63)`;
@@ -49,6 +50,17 @@ export class ProgressFeed {
     };
   }
 
+  /** Calls `listener` with the topic of every notification, and with RESYNC after a reconnection. */
+  subscribeAll(listener: (topic: string) => void): () => void {
+    this.emitter.on(ANY, listener);
+    const resync = () => listener(RESYNC);
+    this.emitter.on(RESYNC, resync);
+    return () => {
+      this.emitter.off(ANY, listener);
+      this.emitter.off(RESYNC, resync);
+    };
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.emitter.removeAllListeners();
@@ -57,7 +69,10 @@ export class ProgressFeed {
   }
 
   private emit(payload: string): void {
-    if (payload.startsWith('scan:') || payload.startsWith('journey:')) this.emitter.emit(payload);
+    if (payload.startsWith('scan:') || payload.startsWith('journey:')) {
+      this.emitter.emit(payload);
+      this.emitter.emit(ANY, payload);
+    }
   }
 
   private async connect(channel: string): Promise<void> {
