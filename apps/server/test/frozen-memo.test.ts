@@ -77,7 +77,7 @@ test('a frozen element is validated once; an element that is not frozen, every t
 test("the ranked snapshot's entries are frozen all the way down (what the memory relies on)", () => {
   const at = new Date('2026-11-20T00:00:00.000Z');
   const snap = buildSnapshot(
-    [{ id: 'a', name: 'A', website: 'https://a.example/', domain: 'a.example', source: 'curated', score: 50, grade: 'D', scannedAt: at, category: { id: 'c', name: 'C', slug: 'c' } }],
+    [{ id: 'a', name: 'A', website: 'https://a.example/', domain: 'a.example', source: 'curated', score: 50, grade: 'D', scannedAt: at, category: { id: 'c', name: 'C', slug: 'c' }, summary: null, latestScanId: null }],
     { weekAgo: new Map(), firstRecordedAt: new Map() },
     at,
   );

@@ -22,6 +22,10 @@ export interface ScoredCompany {
   score: number;
   grade: Entry['grade'];
   scannedAt: Date;
+  /** The company's own summary (the company read answers it). */
+  summary: string | null;
+  /** Its latest scan, whose layers and checks the company read answers (see scan-details.ts). */
+  latestScanId: string | null;
 }
 
 export interface HistoryFacts {

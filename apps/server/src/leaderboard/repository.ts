@@ -14,6 +14,7 @@ export class LeaderboardRepository {
       where: { score: { not: null }, scannedAt: { not: null } },
       select: {
         id: true, name: true, website: true, domain: true, source: true, score: true, grade: true, scannedAt: true,
+        summary: true, latestScanId: true,
         category: { select: { id: true, name: true, slug: true } },
       },
     });
@@ -41,6 +42,16 @@ export class LeaderboardRepository {
     };
   }
 
+  /** The layers and checks of these scans (JSON text, see scans/detail.ts), for the in-memory copy. */
+  async scanDetails(scanIds: string[]): Promise<Array<{ id: string; detail: string }>> {
+    if (scanIds.length === 0) return [];
+    const { rows } = await this.db.executeSql(
+      `SELECT s.id::text AS id, COALESCE(s.detail, ${scanDetailSql('s.id')}) AS detail FROM scans s WHERE s.id = ANY(string_to_array($1, ',')::uuid[])`,
+      [scanIds.join(',')],
+    );
+    return rows as Array<{ id: string; detail: string }>;
+  }
+
   categories() {
     return this.db.prisma.category.findMany({ select: { id: true, name: true, slug: true }, orderBy: [{ name: 'asc' }, { id: 'asc' }] });
   }
@@ -57,6 +68,7 @@ export class LeaderboardRepository {
     if (!r) return null;
     return {
       id: r.id,
+      latestScanId: r.scan_id,
       name: r.name,
       website: r.website,
       domain: r.domain,
@@ -93,6 +105,8 @@ export interface CheckRow {
 
 export interface CompanyRow {
   id: string;
+  /** Undefined when read from memory (the service knows it there). */
+  latestScanId?: string | null;
   name: string;
   website: string;
   domain: string;

@@ -5,7 +5,8 @@ import type { ChangeFeed } from '../changes';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { lowerBound, matchingPositions } from './filtered-page';
 import { buildSnapshot, indexAfter, keyOf, sortedView, SORTS, type Order, type Population, type RankedEntry, type Snapshot, type SortKey } from './ranking';
-import type { LeaderboardRepository } from './repository';
+import type { CompanyRow, LeaderboardRepository } from './repository';
+import { ScanDetails } from './scan-details';
 
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
 type ListPage = LeaderboardSchemas['LeaderboardEntry'][];
@@ -29,6 +30,11 @@ export class LeaderboardService {
   private readonly cursors: CursorCodec;
   private readonly clock: () => Date;
   private readonly unsubscribe: () => void;
+  /** Latest scans' layers and checks in memory (scan-details.ts), filled in the background after each rebuild. */
+  private readonly details = new ScanDetails();
+  private filling: Promise<void> | null = null;
+  private fillAgain = false;
+  private closed = false;
 
   constructor(private readonly options: LeaderboardServiceOptions) {
     this.cursors = new CursorCodec(options.cursorSecret);
@@ -43,6 +49,7 @@ export class LeaderboardService {
   }
 
   close(): void {
+    this.closed = true;
     this.unsubscribe();
   }
 
@@ -65,6 +72,7 @@ export class LeaderboardService {
         (built) => {
           this.building = null;
           if (generation === this.generation) this.snapshot = built;
+          void this.fillDetails();
           return built;
         },
         (err) => {
@@ -141,9 +149,9 @@ export class LeaderboardService {
 
   /** The company read; null when it does not exist or is a community company and `includeCommunity` is false. */
   async company(domain: string, includeCommunity: boolean): Promise<CompanyDetail | null> {
-    const row = await this.options.repository.companyByDomain(domain.toLowerCase());
-    if (!row || (row.source === 'community' && !includeCommunity)) return null;
     const snap = await this.current();
+    const row = this.companyFromMemory(snap, domain.toLowerCase()) ?? (await this.companyFromDatabase(domain.toLowerCase()));
+    if (!row || (row.source === 'community' && !includeCommunity)) return null;
     const view = snap.populations[includeCommunity ? 'all' : 'curated'];
     const entry = view.byDomain.get(row.domain);
     const scan = row.latestScan;
@@ -183,4 +191,65 @@ export class LeaderboardService {
         : null,
     };
   }
+
+  /**
+   * A ranked company as the database row would read, from the snapshot and the kept scan details; undefined when
+   * its latest scan's details are not kept (yet) or it has no summary of its own to answer.
+   */
+  private companyFromMemory(snap: Snapshot, domain: string): CompanyRow | undefined {
+    const company = snap.populations.all.byDomain.get(domain)?.company;
+    if (!company?.latestScanId || company.summary === null) return undefined;
+    const rows = this.details.get(company.latestScanId);
+    if (!rows) return undefined;
+    const { id, name, website, source, score, grade, summary, scannedAt, category } = company;
+    return { id, name, website, domain: company.domain, source, score, grade, summary, scannedAt, category, latestScan: { summary: null, ...rows } };
+  }
+
+  private async companyFromDatabase(domain: string): Promise<CompanyRow | null> {
+    const row = await this.options.repository.companyByDomain(domain);
+    if (row?.latestScanId && row.latestScan) this.details.put(row.latestScanId, row.latestScan);
+    return row;
+  }
+
+  /** Scan details kept in memory (metrics, tests). */
+  detailsKept(): number {
+    return this.details.size;
+  }
+
+  /**
+   * Loads the details of every ranked company's latest scan that is not kept yet, a chunk per statement, and
+   * forgets those no longer latest. One pass at a time; a rebuild during a pass asks for another. Resolves when
+   * the kept details match the current snapshot (tests wait for it).
+   */
+  fillDetails(): Promise<void> {
+    if (this.filling) {
+      this.fillAgain = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      do {
+        this.fillAgain = false;
+        const snap = this.snapshot;
+        if (!snap || this.closed) break;
+        const latest = new Set<string>();
+        for (const e of snap.populations.all.ranked) if (e.company.latestScanId) latest.add(e.company.latestScanId);
+        this.details.retainOnly(latest);
+        const missing = [...latest].filter((id) => !this.details.has(id));
+        // Small chunks: with the embedded database each statement runs on the thread that answers requests.
+        for (let i = 0; i < missing.length && !this.closed && !this.fillAgain; i += DETAIL_CHUNK) {
+          for (const { id, detail } of await this.options.repository.scanDetails(missing.slice(i, i + DETAIL_CHUNK))) {
+            this.details.put(id, JSON.parse(detail));
+          }
+        }
+      } while (this.fillAgain && !this.closed);
+    })()
+      // A failed pass only means company reads go to the database; the next rebuild tries again.
+      .catch(() => undefined)
+      .finally(() => {
+        this.filling = null;
+      });
+    return this.filling;
+  }
 }
+
+const DETAIL_CHUNK = 100;

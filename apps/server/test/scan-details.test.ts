@@ -1,0 +1,103 @@
+// Company reads from memory (leaderboard/scan-details.ts): the packed copy gives back exactly the rows it was given;
+// once the latest scans' details are loaded a company read needs no database statement and answers byte for byte
+// what the database path answers, for every company, population and case; details of scans no longer latest are
+// forgotten.
+import fc from 'fast-check';
+import { ScanDetails, type ScanDetailRows } from '../src/leaderboard/scan-details';
+import { insertCompany } from './support/fixtures';
+import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
+
+test('packed details give back exactly the rows they were given', () => {
+  const check = fc.record({
+    checkId: fc.constantFrom('llms-txt', 'robots-txt', 'mcp-tools-list', 'x'),
+    name: fc.string({ maxLength: 20 }),
+    layer: fc.constantFrom('discovery', 'access', 'usability', 'payments'),
+    tier: fc.constantFrom('required', 'recommended', 'emerging'),
+    label: fc.oneof(fc.constant(null), fc.constantFrom('beta', 'draft')),
+    bonus: fc.boolean(),
+    status: fc.constantFrom('passed', 'failed', 'warning', 'not_applicable', 'couldnt_check'),
+    earned: fc.oneof(fc.integer({ min: 0, max: 20 }), fc.double({ min: 0, max: 20, noNaN: true })),
+    points: fc.integer({ min: 0, max: 20 }),
+  });
+  const layer = fc.record({ layer: fc.constantFrom('discovery', 'access', 'usability', 'payments'), weight: fc.integer({ min: 0, max: 100 }), score: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 100 })) });
+  const details = new ScanDetails();
+  fc.assert(
+    fc.property(fc.uuid(), fc.array(check, { maxLength: 60 }), fc.array(layer, { maxLength: 4 }), (id, checks, layers) => {
+      const rows: ScanDetailRows = { layers, checks };
+      expect(details.put(id, rows)).toBe(true);
+      expect(JSON.stringify(details.get(id))).toBe(JSON.stringify(rows));
+    }),
+    { numRuns: 300, seed: 5 },
+  );
+  details.retainOnly(new Set());
+  expect(details.size).toBe(0);
+});
+
+describe('through the server', () => {
+  let t: ScanTestServer;
+  const domains: string[] = [];
+  beforeAll(async () => {
+    t = await startScanTestServer({ latencyMs: 0 });
+    for (const persona of ['typical-saas', 'exemplary', 'mcp-app', 'bare-mcp'] as const) {
+      const started = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf(persona) } });
+      domains.push((await t.waitForEnd(started.data!.scan.id)).domain);
+    }
+    // Companies without a scan (never scanned, or scored without one): the database path answers them.
+    await insertCompany(t.db, { name: 'Scored Without Scan', domain: 'noscan.example', score: 70, category: 'payments' });
+    await insertCompany(t.db, { name: 'Never Scanned', domain: 'never.example', score: null });
+    domains.push('noscan.example', 'never.example', 'missing.example');
+    await t.runtime.changes.publish();
+  }, 120_000);
+  afterAll(() => t.close());
+
+  const read = async (path: string) => {
+    const res = await fetch(`${t.leaderboardUrl}${path}`, { headers: { 'X-Request-Id': 'details' } });
+    return { status: res.status, body: await res.text() };
+  };
+  const paths = () => domains.flatMap((d) => [`/v1/leaderboard/companies/${d}`, `/v1/leaderboard/companies/${d.toUpperCase()}?community=include`]);
+
+  test('company reads from memory answer what the database path answers, with no statement once loaded', async () => {
+    const service = t.runtime.leaderboard;
+    // A fresh snapshot with nothing kept: the first reads go to the database.
+    await t.runtime.changes.publish();
+    const fromDatabase = new Map<string, { status: number; body: string }>();
+    for (const path of paths()) fromDatabase.set(path, await read(path));
+    expect([...fromDatabase.values()].filter((r) => r.status === 200).length).toBeGreaterThanOrEqual(6);
+
+    await t.runtime.changes.publish(); // drops cached answers; the rebuild fills the details in the background
+    await service.current();
+    await service.fillDetails();
+    expect(service.detailsKept()).toBe(4);
+    const db = t.runtime.db;
+    const executeSql = db.executeSql.bind(db);
+    let statements = 0;
+    // The company read's statement (other work of the server, such as a snapshot rebuild, may run meanwhile).
+    db.executeSql = (text, values) => {
+      if (/FROM companies c/.test(text)) statements++;
+      return executeSql(text, values);
+    };
+    try {
+      for (const path of paths().filter((p) => /saas|exemplary|mcp/i.test(p))) {
+        expect({ path, ...(await read(path)) }).toEqual({ path, ...fromDatabase.get(path) });
+      }
+      expect(statements).toBe(0);
+      for (const path of paths()) expect({ path, ...(await read(path)) }).toEqual({ path, ...fromDatabase.get(path) });
+    } finally {
+      db.executeSql = executeSql;
+    }
+  });
+
+  test("a new scan's details replace the old one's, which are forgotten", async () => {
+    const service = t.runtime.leaderboard;
+    const before = await read(`/v1/leaderboard/companies/${domains[0]}?community=include`);
+    const started = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf('typical-saas') } });
+    const scan = await t.waitForEnd(started.data!.scan.id);
+    expect(scan.ending).toBe('finished');
+    await service.current();
+    await service.fillDetails();
+    expect(service.detailsKept()).toBe(4);
+    const after = await read(`/v1/leaderboard/companies/${domains[0]}?community=include`);
+    expect(after.status).toBe(200);
+    expect(JSON.parse(after.body).scannedAt).not.toBe(JSON.parse(before.body).scannedAt);
+  });
+});
