@@ -59,7 +59,7 @@ export class ReadTarget {
   }
 
   stats() {
-    return this.request<{ rssMb: number; heapMb: number; hits: number; stored: number }>('stats');
+    return this.request<{ rssMb: number; heapMb: number; hits: number; stored: number; errorLines: number }>('stats');
   }
 
   async stop(): Promise<void> {
@@ -77,6 +77,8 @@ export interface ReadRow {
   /** Requests the response cache answered during the app run (0 for a miss workload). */
   hits: number;
   requests: number;
+  /** Lines the app logged at error level during the app run (a response that breaks the contract is one). */
+  errorLines: number;
 }
 
 export const WORKLOAD_LABEL: Record<string, string> = {
@@ -97,7 +99,7 @@ export async function measureWorkload(target: ReadTarget, db: Database, name: st
   cursor.next += app.used;
   const after = await target.stats();
   if (name !== 'hit' && cursor.next > w.app.length) console.warn(`  (${name}: ${cursor.next} requests over ${w.app.length} distinct paths; some repeated)`);
-  return { database: db, workload: name, app, raw, hits: after.hits - before.hits, requests: app.used };
+  return { database: db, workload: name, app, raw, hits: after.hits - before.hits, requests: app.used, errorLines: after.errorLines - before.errorLines };
 }
 
 export async function runReadBench(options: { databases: Database[]; companies: number; seconds: number; connections: number; workloads?: string[] }): Promise<ReadRow[]> {
@@ -121,10 +123,12 @@ export function printReadRows(title: string, rows: ReadRow[], connections: numbe
   console.log('database          workload                        app req/s  raw req/s  ratio  app p50/p99/max ms   raw p99  non-2xx  cache hits  target (>=25% of raw, p99<50ms)');
   for (const r of rows) {
     const ratio = r.app.rps / r.raw.rps;
-    const ok = r.workload === 'hit' ? null : ratio >= 0.25 && r.app.p99 < 50 && r.app.non2xx === 0;
+    const ok = r.workload === 'hit' ? null : ratio >= 0.25 && r.app.p99 < 50 && r.app.non2xx === 0 && r.errorLines === 0;
     console.log(
       `${DATABASE_LABEL[r.database].padEnd(17)} ${WORKLOAD_LABEL[r.workload].padEnd(31)} ${f(r.app.rps).padStart(9)} ${f(r.raw.rps).padStart(10)} ${`${f(ratio * 100)}%`.padStart(6)}  ${`${f(r.app.p50)}/${f(r.app.p99)}/${f(r.app.max)}`.padStart(17)} ${f(r.raw.p99).padStart(9)} ${String(r.app.non2xx).padStart(8)} ${`${r.hits}/${r.requests}`.padStart(11)}  ${ok === null ? '-' : met(ok)}`,
     );
   }
-  console.log(`(${connections} connections; 'cache hits' = requests the response cache answered during the app run, out of all)`);
+  const logged = rows.filter((r) => r.errorLines > 0);
+  for (const r of logged) console.log(`  ${DATABASE_LABEL[r.database]} ${WORKLOAD_LABEL[r.workload]}: ${r.errorLines} error lines logged during the run (see stderr): NOT MET`);
+  console.log(`(${connections} connections; 'cache hits' = requests the response cache answered during the app run, out of all; error lines logged: ${rows.reduce((n, r) => n + r.errorLines, 0)})`);
 }

@@ -42,7 +42,16 @@ async function main(): Promise<void> {
   const schema = `bench_read_${process.pid}`;
   const url = mode === 'postgres' ? withSchema(databaseUrl, schema) : '';
   const config = loadConfig({ ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: url, SEED_FILE: '', WORKER_IN_PROCESS: 'false', RESCAN_INTERVAL: 'off' });
-  const runtime = await createRuntime(config, { logger: createLogger('warn') });
+  // Error lines are counted, not just printed: an answer that breaks the contract is logged at error level (the
+  // production validation mode), and a benchmark of answers the contract refuses measures nothing.
+  let errorLines = 0;
+  const destination = {
+    write(line: string) {
+      if ((JSON.parse(line) as { level: number }).level >= 50) errorLines++;
+      process.stderr.write(line);
+    },
+  };
+  const runtime = await createRuntime(config, { logger: createLogger('warn', { destination, format: 'json' }) });
   const seeded = await seedRealistic(runtime.db, companies);
   const service = runtime.leaderboard;
   await service.current();
@@ -121,7 +130,7 @@ async function main(): Promise<void> {
   const post = (method: string) => new Promise((resolve, reject) => profiler.post(method, (err, result) => (err ? reject(err) : resolve(result))));
   process.on('message', async (msg: { cmd: string }) => {
     if (msg.cmd === 'stats') {
-      process.send!({ rssMb: process.memoryUsage().rss / 1048576, heapMb: process.memoryUsage().heapUsed / 1048576, ...cache.counts });
+      process.send!({ rssMb: process.memoryUsage().rss / 1048576, heapMb: process.memoryUsage().heapUsed / 1048576, errorLines, ...cache.counts });
     } else if (msg.cmd === 'profile:start') {
       profiler.connect();
       await post('Profiler.enable');
