@@ -59,7 +59,7 @@ export class ReadTarget {
   }
 
   stats() {
-    return this.request<{ rssMb: number; heapMb: number; hits: number; stored: number; errorLines: number }>('stats');
+    return this.request<TargetStats>('stats');
   }
 
   async stop(): Promise<void> {
@@ -67,6 +67,21 @@ export class ReadTarget {
     this.child.kill('SIGTERM');
     await exited;
   }
+}
+
+interface GcFigures {
+  count: number;
+  totalMs: number;
+  maxMs: number;
+}
+
+export interface TargetStats {
+  rssMb: number;
+  heapMb: number;
+  hits: number;
+  stored: number;
+  errorLines: number;
+  gc: { major: GcFigures; minor: GcFigures };
 }
 
 export interface ReadRow {
@@ -79,6 +94,8 @@ export interface ReadRow {
   requests: number;
   /** Lines the app logged at error level during the app run (a response that breaks the contract is one). */
   errorLines: number;
+  /** The app's major garbage collections during the app run: how many, and the longest pause. */
+  majorGc: { count: number; maxMs: number };
 }
 
 export const WORKLOAD_LABEL: Record<string, string> = {
@@ -99,7 +116,8 @@ export async function measureWorkload(target: ReadTarget, db: Database, name: st
   cursor.next += app.used;
   const after = await target.stats();
   if (name !== 'hit' && cursor.next > w.app.length) console.warn(`  (${name}: ${cursor.next} requests over ${w.app.length} distinct paths; some repeated)`);
-  return { database: db, workload: name, app, raw, hits: after.hits - before.hits, requests: app.used, errorLines: after.errorLines - before.errorLines };
+  return { database: db, workload: name, app, raw, hits: after.hits - before.hits, requests: app.used, errorLines: after.errorLines - before.errorLines,
+    majorGc: { count: after.gc.major.count - before.gc.major.count, maxMs: after.gc.major.maxMs } };
 }
 
 export async function runReadBench(options: { databases: Database[]; companies: number; seconds: number; connections: number; workloads?: string[] }): Promise<ReadRow[]> {
@@ -128,6 +146,7 @@ export function printReadRows(title: string, rows: ReadRow[], connections: numbe
       `${DATABASE_LABEL[r.database].padEnd(17)} ${WORKLOAD_LABEL[r.workload].padEnd(31)} ${f(r.app.rps).padStart(9)} ${f(r.raw.rps).padStart(10)} ${`${f(ratio * 100)}%`.padStart(6)}  ${`${f(r.app.p50)}/${f(r.app.p99)}/${f(r.app.max)}`.padStart(17)} ${f(r.raw.p99).padStart(9)} ${String(r.app.non2xx).padStart(8)} ${`${r.hits}/${r.requests}`.padStart(11)}  ${ok === null ? '-' : met(ok)}`,
     );
   }
+  console.log(`major GC during each app run (count, longest pause of the target so far): ${rows.map((r) => `${r.workload} ${r.majorGc.count} / ${r.majorGc.maxMs.toFixed(0)} ms`).join('; ')}`);
   const logged = rows.filter((r) => r.errorLines > 0);
   for (const r of logged) console.log(`  ${DATABASE_LABEL[r.database]} ${WORKLOAD_LABEL[r.workload]}: ${r.errorLines} error lines logged during the run (see stderr): NOT MET`);
   console.log(`(${connections} connections; 'cache hits' = requests the response cache answered during the app run, out of all; error lines logged: ${rows.reduce((n, r) => n + r.errorLines, 0)})`);

@@ -8,6 +8,7 @@
 // Messages over IPC: {cmd:'stats'} -> rss, response-cache counters; {cmd:'rebuild'} -> snapshot rebuild time.
 import * as fs from 'node:fs';
 import * as http from 'node:http';
+import { constants, PerformanceObserver, type PerformanceEntry } from 'node:perf_hooks';
 import * as inspector from 'node:inspector';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -126,11 +127,22 @@ async function main(): Promise<void> {
   };
   process.stdout.write(`${JSON.stringify(info)}\n`);
 
+  // Garbage-collection pauses (the tail of a latency figure is often one of them), by kind.
+  const gc = { major: { count: 0, totalMs: 0, maxMs: 0 }, minor: { count: 0, totalMs: 0, maxMs: 0 } };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const kind = (e as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR ? gc.major : gc.minor;
+      kind.count++;
+      kind.totalMs += e.duration;
+      kind.maxMs = Math.max(kind.maxMs, e.duration);
+    }
+  }).observe({ entryTypes: ['gc'] });
+
   const profiler = new inspector.Session();
   const post = (method: string) => new Promise((resolve, reject) => profiler.post(method, (err, result) => (err ? reject(err) : resolve(result))));
   process.on('message', async (msg: { cmd: string }) => {
     if (msg.cmd === 'stats') {
-      process.send!({ rssMb: process.memoryUsage().rss / 1048576, heapMb: process.memoryUsage().heapUsed / 1048576, errorLines, ...cache.counts });
+      process.send!({ rssMb: process.memoryUsage().rss / 1048576, heapMb: process.memoryUsage().heapUsed / 1048576, errorLines, gc: structuredClone(gc), ...cache.counts });
     } else if (msg.cmd === 'profile:start') {
       profiler.connect();
       await post('Profiler.enable');

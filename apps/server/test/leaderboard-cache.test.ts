@@ -1,5 +1,8 @@
 // Repeated reads are answered from the bytes of an earlier validated answer, until the data changes.
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { createLeaderboardListener, createLeaderboardReadCache } from '../src/apps';
 import { startTestServer, type TestServer } from './support/harness';
 import { insertCompany } from './support/fixtures';
 
@@ -33,4 +36,22 @@ test('errors are never cached', async () => {
   expect((await request(t.leaderboardUrl).get('/v1/leaderboard/companies/later.com')).status).toBe(404);
   await insertCompany(t.runtime.db, { name: 'Later', domain: 'later.com', score: 50 });
   expect((await request(t.leaderboardUrl).get('/v1/leaderboard/companies/later.com')).status).toBe(200);
+});
+
+test('an answer is stored the second time its URL is read, so reads made once never churn the cache', async () => {
+  const cache = createLeaderboardReadCache(t.runtime);
+  const server = http.createServer(createLeaderboardListener(t.runtime, cache));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    for (let i = 1; i <= 20; i++) expect((await request(base).get(`/v1/leaderboard?limit=${i}`)).status).toBe(200);
+    expect(cache.counts).toEqual({ hits: 0, stored: 0 });
+    const second = await request(base).get('/v1/leaderboard?limit=7');
+    expect(cache.counts).toEqual({ hits: 0, stored: 1 });
+    const third = await request(base).get('/v1/leaderboard?limit=7');
+    expect(cache.counts).toEqual({ hits: 1, stored: 1 });
+    expect(third.text).toBe(second.text);
+  } finally {
+    server.close();
+  }
 });

@@ -21,6 +21,8 @@ interface Entry {
 
 export class ResponseCache {
   private readonly entries = new Map<string, Entry>();
+  /** URLs answered once since they were last stored or forgotten (see admit). */
+  private readonly seenOnce = new Set<string>();
   /** Reads answered from the cache, and answers stored for later (the benchmark checks its misses are misses). */
   readonly counts = { hits: 0, stored: 0 };
 
@@ -85,7 +87,20 @@ export class ResponseCache {
     this.remember(key, version, body);
   }
 
+  /**
+   * Admission: an answer is stored the second time its URL is answered, not the first. A URL read once (a search
+   * typed once, a crawler's walk) would only push out entries that are read again, and every stored answer lives
+   * long enough to reach the old generation of the heap, where a stream of them costs full garbage collections.
+   */
+  private admit(key: string): boolean {
+    if (this.entries.has(key) || this.seenOnce.delete(key)) return true;
+    if (this.seenOnce.size >= this.maxEntries * 4) this.seenOnce.clear();
+    this.seenOnce.add(key);
+    return false;
+  }
+
   private remember(key: string, version: object, body: Buffer): void {
+    if (!this.admit(key)) return;
     if (this.entries.size >= this.maxEntries) {
       // Drop the oldest insertions: cheap, and every entry dies with its version anyway.
       for (const k of this.entries.keys()) {
