@@ -75,6 +75,8 @@ interface GcFigures {
   maxMs: number;
 }
 
+const gcTotal = (s: TargetStats) => s.gc.major.totalMs + s.gc.minor.totalMs;
+
 export interface TargetStats {
   rssMb: number;
   heapMb: number;
@@ -91,6 +93,8 @@ export interface ReadRow {
   raw: LoadResult;
   /** Requests the response cache answered during the app run (0 for a miss workload). */
   hits: number;
+  /** Share of the app run's wall time the target spent in garbage-collection pauses. */
+  gcShare: number;
   requests: number;
   /** Lines the app logged at error level during the app run (a response that breaks the contract is one). */
   errorLines: number;
@@ -112,11 +116,13 @@ export async function measureWorkload(target: ReadTarget, db: Database, name: st
   cursor.next += warm.used;
   const raw = await loadPaths(target.info.rawUrl, w.raw, seconds, connections);
   const before = await target.stats();
+  const appStarted = performance.now();
   const app = await loadPaths(target.info.appUrl, w.app, seconds, connections, cursor.next);
+  const appMs = performance.now() - appStarted;
   cursor.next += app.used;
   const after = await target.stats();
   if (name !== 'hit' && cursor.next > w.app.length) console.warn(`  (${name}: ${cursor.next} requests over ${w.app.length} distinct paths; some repeated)`);
-  return { database: db, workload: name, app, raw, hits: after.hits - before.hits, requests: app.used, errorLines: after.errorLines - before.errorLines,
+  return { database: db, workload: name, app, raw, hits: after.hits - before.hits, gcShare: (gcTotal(after) - gcTotal(before)) / appMs, requests: app.used, errorLines: after.errorLines - before.errorLines,
     majorGc: { count: after.gc.major.count - before.gc.major.count, maxMs: after.gc.major.maxMs } };
 }
 
