@@ -18,6 +18,7 @@ import { leaderboardReadHandlers } from './leaderboard/handlers';
 import { a2aHandlers } from './a2a/handlers';
 import { mcpEndpointFor } from './mcp/hosts';
 import type { HandlerMap } from './mcp/tool';
+import type { OperationHandler } from './http/operations';
 import { methodologyHandlers } from './methodology/handlers';
 import { reportHandlers } from './reports/handlers';
 import { ReportService } from './reports/service';
@@ -29,7 +30,10 @@ import { webHandlers } from './web/handlers';
 import { PageCache } from './web/page-cache';
 import { selfClient } from './web/self-client';
 
-export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseCache): express.Express {
+type LeaderboardHandlers = Record<string, OperationHandler<unknown>>;
+
+/** Every operation's handler of the leaderboard host (one set per host: the MCP tools and direct reads share it). */
+function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): { handlers: LeaderboardHandlers; pages: ReturnType<typeof createWebPages> } {
   const health = healthHandlers(runtime.readiness);
   const documents = documentHandlers('leaderboard');
   // The pages read the API through @arl/client, from this host's own address (see web/self-client.ts).
@@ -56,19 +60,28 @@ export function createLeaderboardApp(runtime: Runtime, responseCache?: ResponseC
     ...coverageHandlers(runtime.db),
     ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
+  // The MCP tools run the same handler instances (and so share their rate limiters).
+  const handlers = {
+    ...operations,
+    postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap),
+    ...a2aHandlers(runtime, operations as unknown as HandlerMap),
+  };
+  return { handlers: handlers as unknown as LeaderboardHandlers, pages };
+}
+
+export function createLeaderboardApp(
+  runtime: Runtime,
+  responseCache?: ResponseCache,
+  built: ReturnType<typeof leaderboardHandlers> = leaderboardHandlers(runtime, responseCache),
+): express.Express {
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
     corsOrigins: runtime.config.corsOrigins,
     responseCache,
-    // The MCP tools run the same handler instances (and so share their rate limiters).
-    handlers: {
-      ...operations,
-      postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap),
-      ...a2aHandlers(runtime, operations as unknown as HandlerMap),
-    },
-    errorPage: errorPageRenderer(pages),
+    handlers: built.handlers as never,
+    errorPage: errorPageRenderer(built.pages),
   });
 }
 
@@ -83,14 +96,17 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
   );
 }
 
-/** The operations whose plain valid GETs are answered without Express (see http/direct-reads.ts). */
-export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany'];
+/**
+ * The operations whose plain valid GETs are answered without Express (see http/direct-reads.ts): the ranked reads
+ * people, crawlers and agents land on, and operation 6, which clients poll while a scan runs.
+ */
+export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany', 'getScan'];
 
-export function createDirectReads(runtime: Runtime, cache: ResponseCache): DirectReads {
+export function createDirectReads(runtime: Runtime, cache: ResponseCache, handlers?: LeaderboardHandlers): DirectReads {
   return new DirectReads({
     specPath: specPaths.leaderboard,
     operationIds: DIRECT_READS,
-    handlers: leaderboardReadHandlers(runtime.leaderboard) as never,
+    handlers: handlers ?? (leaderboardHandlers(runtime, cache).handlers),
     cache,
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
@@ -104,9 +120,11 @@ export function createDirectReads(runtime: Runtime, cache: ResponseCache): Direc
 export function createLeaderboardListener(
   runtime: Runtime,
   cache = createLeaderboardReadCache(runtime),
-  direct: DirectReads | null = createDirectReads(runtime, cache),
+  directReads?: DirectReads | null,
 ): http.RequestListener {
-  const app = createLeaderboardApp(runtime, cache);
+  const built = leaderboardHandlers(runtime, cache);
+  const app = createLeaderboardApp(runtime, cache, built);
+  const direct = directReads === undefined ? createDirectReads(runtime, cache, built.handlers) : directReads;
   // A cached answer skips Express, so it gets its CORS headers here (preflights always go through the app).
   const cors = corsHandler(runtime.config.corsOrigins);
   const link = homeLinkHeader(runtime);

@@ -1,5 +1,5 @@
-// The direct path of the ranked reads (http/direct-reads.ts) answers exactly what the full Express path answers:
-// random requests of operations 1-3, valid and not (unknown, repeated or empty parameters, bad numbers, escapes,
+// The direct path of the reads (http/direct-reads.ts) answers exactly what the full Express path answers:
+// random requests of operations 1-3 and 6, valid and not (unknown, repeated or empty parameters, bad numbers, escapes,
 // NUL, bounds, unknown companies, odd paths), sent to the host's listener and to the bare contract app (no cache,
 // no direct path), must get the same status, headers and bytes. Companies with real scans (sandbox personas
 // through the real scanner and worker) make the company reads carry real layers and checks.
@@ -18,6 +18,7 @@ let listenerUrl: string;
 let expressUrl: string;
 const servers: http.Server[] = [];
 const domains: string[] = [];
+const scanIds: string[] = [];
 
 async function serve(listener: http.RequestListener): Promise<string> {
   const server = http.createServer(listener);
@@ -32,6 +33,7 @@ beforeAll(async () => {
     const started = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf(persona) } });
     const scan = await t.waitForEnd(started.data!.scan.id);
     domains.push(scan.domain);
+    scanIds.push(scan.id);
   }
   for (let i = 0; i < 40; i++) {
     const domain = `co-${i}.example`;
@@ -100,6 +102,7 @@ const path = fc.oneof(
   { weight: 4, arbitrary: fc.constant('/v1/leaderboard') },
   { weight: 1, arbitrary: fc.constantFrom('/v1/leaderboard/categories', '/v1/leaderboard/', '/V1/leaderboard', '/v1/leaderboard/categories/') },
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 42 }).map((i) => `/v1/leaderboard/companies/${domains[i] ?? 'missing.example'}`) },
+  { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }).map((i) => `/v1/leaderboard/scans/${scanIds[i] ?? ['00000000-0000-4000-8000-000000000000', 'not-a-uuid'][i - 3]}`) },
   { weight: 1, arbitrary: fc.constantFrom('/v1/leaderboard/companies/CO-1.EXAMPLE', '/v1/leaderboard/companies/co-1%2Eexample', '/v1/leaderboard/companies/%00', '/v1/leaderboard/companies/a%2Fb') },
 );
 
@@ -131,11 +134,16 @@ test('every plain valid read is answered by the direct path itself', async () =>
     `/v1/leaderboard/companies/${domains[0]}?community=include`,
     '/v1/leaderboard/companies/co-0.example',
     '/v1/leaderboard?q=pay+search',
+    `/v1/leaderboard/scans/${scanIds[1]}`,
   ];
   for (const url of urls) expect((await get(listenerUrl, url, 'plain')).status).toBe(200);
   // (A URL the first test already read may be answered from the response cache, before the direct path.)
   expect(direct.counts.answered - before.answered + cache.counts.hits - before.hits).toBe(urls.length);
   expect(direct.counts.handedBack).toBe(before.handedBack);
+  // A scan's view changes with the scan, not with the ranked snapshot: answered directly, never stored.
+  const stored = cache.counts.stored;
+  for (let i = 0; i < 3; i++) expect((await get(listenerUrl, `/v1/leaderboard/scans/${scanIds[2]}`, 'scan')).status).toBe(200);
+  expect(cache.counts.stored).toBe(stored);
 });
 
 test('an answer the contract refuses is not sent by the direct path: Express answers it (500 in fail mode)', async () => {

@@ -42,6 +42,7 @@ interface Parsed {
   route: DirectRoute;
   path: Record<string, string>;
   query: Record<string, unknown>;
+  pathname: string;
   /** The URL as the cache and the full path's recorder key it (path and canonical query). */
   cacheKey: string;
 }
@@ -134,7 +135,7 @@ export class DirectReads {
       } catch {
         return null;
       }
-      return { route, path, query, cacheKey: canonical ? `${pathname}?${canonical}` : pathname };
+      return { route, path, query, pathname, cacheKey: canonical ? `${pathname}?${canonical}` : pathname };
     }
     return null;
   }
@@ -194,7 +195,7 @@ export class DirectReads {
     // Tagged with the version current once the handler finished, like the full path's recorder does.
     const version = this.cache.currentVersion();
     const bytes = Buffer.from(stringifyBody(out.body));
-    if (version) this.cache.store(parsed.cacheKey, version, bytes);
+    if (version && this.cache.cacheable(parsed.pathname)) this.cache.store(parsed.cacheKey, version, bytes);
     res.writeHead(200, {
       'X-Request-Id': requestId,
       'X-Content-Type-Options': 'nosniff',

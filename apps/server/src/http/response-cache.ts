@@ -77,6 +77,11 @@ export class ResponseCache {
     };
   }
 
+  /** Whether GETs of this path may be stored at all. */
+  cacheable(pathname: string): boolean {
+    return this.source.cacheable(pathname);
+  }
+
   /** The data version answers are computed from now (null: nothing may be stored). */
   currentVersion(): object | null {
     return this.source.currentVersion();
