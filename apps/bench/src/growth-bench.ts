@@ -85,9 +85,10 @@ export function printGrowth(rows: GrowthRow[]): void {
   for (const db of new Set(rows.map((r) => r.database))) {
     const own = rows.filter((r) => r.database === db).sort((a, b) => a.companies - b.companies);
     if (own.length < 2) continue;
-    // Throughput flatness is compared from the smallest size whose miss loads were all misses.
-    const small = own.find((r) => r.missHits.q.startsWith('0/') && r.missHits.company.startsWith('0/')) ?? own[0];
+    // Throughput flatness is compared from the smallest size whose miss loads were all misses (never the largest
+    // itself, which would compare a size with itself).
     const large = own[own.length - 1];
+    const small = own.slice(0, -1).find((r) => r.missHits.q.startsWith('0/') && r.missHits.company.startsWith('0/')) ?? own[0];
     const growth = large.companies / small.companies;
     const flat = (k: Load) => large[k].rps / small[k].rps;
     // The raw server lives in the same process: when its figure moves with the app's, the machine's load moved.

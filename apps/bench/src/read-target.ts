@@ -60,9 +60,17 @@ async function main(): Promise<void> {
   // Workloads. Every generated path is distinct within its workload.
   const qPaths: string[] = [];
   const forms = [(j: number) => `company ${j}`, (j: number) => `${j}.example`, (j: number) => `bench company ${j}`, (j: number) => `Company ${j}`];
-  for (let k = 0; qPaths.length < RAW_COUNT + 60_000 && k < companies * forms.length; k++) {
+  // After the four spellings, the same queries with other letters upper-cased (search is case-insensitive, the URL
+  // is not): a small population still has a distinct URL for every request, so its q load stays a miss load.
+  const CASE_VARIANTS = 64;
+  const seenQ = new Set<string>();
+  for (let k = 0; qPaths.length < RAW_COUNT + 60_000 && k < companies * forms.length * CASE_VARIANTS; k++) {
     const j = (k * 7919) % companies; // spread over the whole range, not just the first names
-    qPaths.push(`/v1/leaderboard?limit=50&q=${encodeURIComponent(forms[Math.floor(k / companies)](j))}`);
+    const variant = Math.floor(k / companies);
+    const q = withCase(forms[variant % forms.length](j), Math.floor(variant / forms.length));
+    const path = `/v1/leaderboard?limit=50&q=${encodeURIComponent(q)}`;
+    if (!seenQ.has(path)) qPaths.push(path); // ("company 7" upper-cased once is the fourth spelling)
+    seenQ.add(path);
   }
   // 80 walks (4 sorts x 2 orders x 2 populations x 5 page sizes), each page a distinct cursor.
   const cursorPaths: string[] = [];
@@ -184,6 +192,12 @@ async function main(): Promise<void> {
     if (company) return service.company(decodeURIComponent(company[1]), query.community === 'include');
     return service.list({ ...query, limit: query.limit ? Number(query.limit) : undefined } as never);
   }
+}
+
+/** `text` with the letters whose index (among letters) is a set bit of `pattern` upper-cased; 0 leaves it as is. */
+function withCase(text: string, pattern: number): string {
+  let letter = 0;
+  return text.replace(/[a-z]/gi, (c) => ((pattern >> letter++ % 6) & 1 ? c.toUpperCase() : c));
 }
 
 function split(paths: string[]): Workload {

@@ -75,32 +75,77 @@ function compareRank(a: { score: number; at: number; nameKey: string; id: string
   return b.score - a.score || a.at - b.at || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
-export function buildSnapshot(companies: ScoredCompany[], history: HistoryFacts, now: Date): Snapshot {
-  const all = buildPopulation(companies, history, now);
-  const curated = buildPopulation(companies.filter((c) => c.source === 'curated'), history, now);
-  return { builtAt: now, populations: { curated, all } };
+/** A company with what both populations answer alike, computed once per snapshot. */
+interface Row {
+  company: ScoredCompany;
+  id: string;
+  score: number;
+  at: number;
+  nameKey: string;
+  searchKey: string;
+  /** The entry's `company` object, shared by both populations' entries (frozen: see `json` below). */
+  companyJson: Entry['company'];
+  scoreChange7d: number | null;
+  newThisWeek: boolean;
+  scannedAt: string;
+  /** Position of the row in the rank order of all companies. */
+  index: number;
 }
 
-function buildPopulation(companies: ScoredCompany[], history: HistoryFacts, now: Date): PopulationView {
+// The rank order is a total order over the companies' own facts, so a population's ranking is the full ranking with
+// the other companies left out (the same holds for the ranking a week ago): both populations are built from one sort
+// of all companies, and everything but the ranks is computed once and shared (the 100,000-company rebuild runs on
+// the thread that answers reads).
+export function buildSnapshot(companies: ScoredCompany[], history: HistoryFacts, now: Date): Snapshot {
   const weekBoundary = now.getTime() - WEEK_MS;
-  const rows = companies.map((company) => ({
-    company,
-    id: company.id,
-    score: company.score,
-    at: company.scannedAt.getTime(),
-    nameKey: company.name.toLowerCase(),
-  }));
+  const rows: Row[] = companies.map((company) => {
+    const nameKey = company.name.toLowerCase();
+    const then = history.weekAgo.get(company.id);
+    const first = history.firstRecordedAt.get(company.id);
+    return {
+      company,
+      id: company.id,
+      score: company.score,
+      at: company.scannedAt.getTime(),
+      nameKey,
+      searchKey: `${nameKey}\n${company.domain.toLowerCase()}`,
+      companyJson: Object.freeze({
+        id: company.id,
+        name: company.name,
+        website: company.website,
+        domain: company.domain,
+        category: company.category && Object.freeze(company.category),
+        source: company.source,
+      }),
+      scoreChange7d: then ? company.score - then.score : null,
+      newThisWeek: (first ?? company.scannedAt).getTime() > weekBoundary,
+      scannedAt: company.scannedAt.toISOString(),
+      index: 0,
+    };
+  });
   rows.sort(compareRank);
+  rows.forEach((row, index) => (row.index = index));
 
-  // Rank a week ago, in the same population, from the scores the companies had then.
+  // The order a week ago, from the scores the companies had then (companies without a score then are not ranked).
   const past = rows
     .filter((r) => history.weekAgo.has(r.id))
     .map((r) => {
       const then = history.weekAgo.get(r.id)!;
-      return { id: r.id, score: then.score, at: then.recordedAt.getTime(), nameKey: r.nameKey };
+      return { row: r, id: r.id, score: then.score, at: then.recordedAt.getTime(), nameKey: r.nameKey };
     })
-    .sort(compareRank);
-  const pastRank = new Map(past.map((p, i) => [p.id, i + 1]));
+    .sort(compareRank)
+    .map((p) => p.row);
+
+  const isCurated = (r: Row) => r.company.source === 'curated';
+  const all = buildPopulation(rows, past, rows.length);
+  const curated = buildPopulation(rows.filter(isCurated), past.filter(isCurated), rows.length);
+  return { builtAt: now, populations: { curated, all } };
+}
+
+/** `rows` in rank order and `past` (the rows ranked a week ago) in that order, both of the same population. */
+function buildPopulation(rows: Row[], past: Row[], allRows: number): PopulationView {
+  const pastRank = new Int32Array(allRows); // by row index; 0 = not ranked a week ago
+  past.forEach((r, i) => (pastRank[r.index] = i + 1));
 
   const categoryCounts = new Map<string, number>();
   const ranked: RankedEntry[] = rows.map((row, index) => {
@@ -111,33 +156,24 @@ function buildPopulation(companies: ScoredCompany[], history: HistoryFacts, now:
       categoryCounts.set(company.category.id, categoryRank);
     }
     const rank = index + 1;
-    const then = history.weekAgo.get(company.id);
-    const before = pastRank.get(company.id);
-    const first = history.firstRecordedAt.get(company.id);
+    const before = pastRank[row.index];
     return {
       company,
       nameKey: row.nameKey,
-      searchKey: `${row.nameKey}\n${company.domain.toLowerCase()}`,
+      searchKey: row.searchKey,
       rank,
       categoryRank,
       // Frozen all the way down: every page listing the entry shares it, and the answer path remembers its JSON
       // text and its verdict against the contract by identity (http/frozen-memo.ts).
       json: Object.freeze({
         rank,
-        company: Object.freeze({
-          id: company.id,
-          name: company.name,
-          website: company.website,
-          domain: company.domain,
-          category: company.category && Object.freeze(company.category),
-          source: company.source,
-        }),
+        company: row.companyJson,
         score: company.score,
         grade: company.grade,
-        scoreChange7d: then ? company.score - then.score : null,
-        rankChange7d: before !== undefined ? before - rank : null,
-        newThisWeek: (first ?? company.scannedAt).getTime() > weekBoundary,
-        scannedAt: company.scannedAt.toISOString(),
+        scoreChange7d: row.scoreChange7d,
+        rankChange7d: before !== 0 ? before - rank : null,
+        newThisWeek: row.newThisWeek,
+        scannedAt: row.scannedAt,
       }),
     };
   });
