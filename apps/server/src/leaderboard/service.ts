@@ -25,7 +25,7 @@ export interface LeaderboardServiceOptions {
 
 export class LeaderboardService {
   private snapshot: Snapshot | null = null;
-  private building: Promise<Snapshot> | null = null;
+  private building: { generation: number; promise: Promise<Snapshot> } | null = null;
   private generation = 0;
   private readonly cursors: CursorCodec;
   private readonly clock: () => Date;
@@ -53,35 +53,57 @@ export class LeaderboardService {
     this.unsubscribe();
   }
 
-  /** The snapshot reads are answered from now, or null when the next read will rebuild it (response-cache tag). */
+  /**
+   * The snapshot reads are answered from now, or null when the next read will rebuild it (response-cache tag). A
+   * snapshot older than SNAPSHOT_MAX_AGE_MS with no change since is still answered from, for at most one more
+   * SNAPSHOT_MAX_AGE_MS, while a fresh one is built in the background: only the 7-day windows move with the clock,
+   * and a rebuild (seconds at 100,000 companies) should not stall every read once a minute. A change never waits.
+   */
   currentVersion(): object | null {
     const snap = this.snapshot;
     if (!snap) return null;
-    const age = this.clock().getTime() - snap.builtAt.getTime();
-    return age >= 0 && age < SNAPSHOT_MAX_AGE_MS ? snap : null;
+    const now = this.clock();
+    const age = now.getTime() - snap.builtAt.getTime();
+    if (age >= 0 && age < SNAPSHOT_MAX_AGE_MS) return snap;
+    if (age >= 0 && age < 2 * SNAPSHOT_MAX_AGE_MS) {
+      // A failed background build leaves the snapshot as it is; the next read after the grace rebuilds in line.
+      this.build(now).catch(() => undefined);
+      return snap;
+    }
+    return null;
   }
 
   async current(): Promise<Snapshot> {
-    const now = this.clock();
     const snap = this.currentVersion() as Snapshot | null;
-    if (snap) return snap;
-    // Single flight: concurrent readers share one rebuild. A change during the rebuild starts another.
-    if (!this.building) {
-      const generation = this.generation;
-      this.building = this.rebuild(now).then(
-        (built) => {
-          this.building = null;
-          if (generation === this.generation) this.snapshot = built;
+    return snap ?? this.build(this.clock());
+  }
+
+  /**
+   * Single flight per generation: concurrent readers share one rebuild. A change during a rebuild starts another,
+   * and readers after the change wait for that one (the earlier one may have read the data before the change).
+   */
+  private build(now: Date): Promise<Snapshot> {
+    if (this.building && this.building.generation === this.generation) return this.building.promise;
+    const generation = this.generation;
+    const done = () => {
+      if (this.building?.promise === promise) this.building = null;
+    };
+    const promise: Promise<Snapshot> = this.rebuild(now).then(
+      (built) => {
+        done();
+        if (generation === this.generation) {
+          this.snapshot = built;
           void this.fillDetails();
-          return built;
-        },
-        (err) => {
-          this.building = null;
-          throw err;
-        },
-      );
-    }
-    return this.building;
+        }
+        return built;
+      },
+      (err) => {
+        done();
+        throw err;
+      },
+    );
+    this.building = { generation, promise };
+    return promise;
   }
 
   private async rebuild(now: Date): Promise<Snapshot> {
