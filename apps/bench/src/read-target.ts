@@ -56,6 +56,10 @@ async function main(): Promise<void> {
   const seeded = await seedRealistic(runtime.db, companies);
   const service = runtime.leaderboard;
   await service.current();
+  // The in-memory copy of the latest scans' details loads in the background after a rebuild (at 100,000 companies,
+  // a thousand statements and 4.9 million checks parsed on the thread that answers reads): the loads measure the
+  // steady state after it, not a cold process still filling it.
+  await service.fillDetails();
 
   // Workloads. Every generated path is distinct within its workload.
   const qPaths: string[] = [];
@@ -165,11 +169,13 @@ async function main(): Promise<void> {
     } else if (msg.cmd === 'rebuild') {
       const times: number[] = [];
       for (let i = 0; i < 3; i++) {
+        await service.fillDetails();
         service.invalidate();
         const started = performance.now();
         await service.current();
         times.push(performance.now() - started);
       }
+      await service.fillDetails();
       global.gc?.();
       process.send!({ rebuildMs: times.sort((a, b) => a - b)[1], rssMb: process.memoryUsage().rss / 1048576 });
     }
