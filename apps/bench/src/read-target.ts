@@ -95,12 +95,16 @@ async function main(): Promise<void> {
     }
   }
   interleave(cursorPaths);
+  // Every company once, then (a small population) the same domains with letters upper-cased: operation 3 matches the
+  // domain case-insensitively, so each is a distinct URL for the same read.
   const companyPaths: string[] = [];
-  for (const include of [false, true]) {
-    for (let k = 0; k < companies; k++) {
-      const j = (k * 7919) % companies;
-      if (isCommunity(j) && !include) continue;
-      companyPaths.push(`/v1/leaderboard/companies/${benchDomain(j)}${include ? '?community=include' : ''}`);
+  for (let variant = 0; variant < CASE_VARIANTS && (variant === 0 || companyPaths.length < RAW_COUNT + 60_000); variant++) {
+    for (const include of [false, true]) {
+      for (let k = 0; k < companies; k++) {
+        const j = (k * 7919) % companies;
+        if (isCommunity(j) && !include) continue;
+        companyPaths.push(`/v1/leaderboard/companies/${withCase(benchDomain(j), variant)}${include ? '?community=include' : ''}`);
+      }
     }
   }
   const workloads: Record<string, Workload> = {
