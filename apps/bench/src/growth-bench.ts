@@ -77,7 +77,7 @@ function printGrowthHeader(): void {
 
 function printGrowthRow(r: GrowthRow, checkRows: number): void {
   console.log(
-    `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.seedSeconds).padStart(9)} ${f(r.rebuildMs).padStart(11)} ${f((r.rebuildMs / r.companies) * 1000, 1).padStart(10)} ${f(r.rssMb).padStart(7)}   ${`${f(r.q.rps)} (${f(r.q.p99)})`.padStart(18)} ${`${f(r.hit.rps)} (${f(r.hit.p99)})`.padStart(16)} ${`${f(r.company.rps)} (${f(r.company.p99)})`.padStart(20)}   [${checkRows} check rows; cache hits q ${r.missHits.q}, company ${r.missHits.company}; raw req/s q/hit/company ${f(r.raw.q)}/${f(r.raw.hit)}/${f(r.raw.company)}; GC q/hit/company ${pct(r.gcShare.q)}/${pct(r.gcShare.hit)}/${pct(r.gcShare.company)}]`,
+    `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.seedSeconds).padStart(9)} ${f(r.rebuildMs).padStart(11)} ${f((r.rebuildMs / r.companies) * 1000, 1).padStart(10)} ${f(r.rssMb).padStart(7)}   ${`${f(r.q.rps)} (${f(r.q.p99)})`.padStart(18)} ${`${f(r.hit.rps)} (${f(r.hit.p99)})`.padStart(16)} ${`${f(r.company.rps)} (${f(r.company.p99)})`.padStart(20)}   [${checkRows} check rows; cache hits q ${r.missHits.q}, company ${r.missHits.company}; raw req/s q/hit/company ${f(r.raw.q)}/${f(r.raw.hit)}/${f(r.raw.company)}; GC q/hit/company ${pct(r.gcShare.q)}/${pct(r.gcShare.hit)}/${pct(r.gcShare.company)}; non-2xx ${r.q.non2xx + r.hit.non2xx + r.company.non2xx}]`,
   );
 }
 
