@@ -103,7 +103,7 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
 export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany', 'getScan'];
 
 export function createDirectReads(runtime: Runtime, cache: ResponseCache, handlers?: LeaderboardHandlers): DirectReads {
-  return new DirectReads({
+  const direct = new DirectReads({
     specPath: specPaths.leaderboard,
     operationIds: DIRECT_READS,
     handlers: handlers ?? (leaderboardHandlers(runtime, cache).handlers),
@@ -111,7 +111,20 @@ export function createDirectReads(runtime: Runtime, cache: ResponseCache, handle
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
   });
+  // Each new snapshot's entries are serialized and validated in the background, a chunk per turn of the event loop,
+  // so the first searches that list them cost what later ones do (see http/frozen-memo.ts).
+  runtime.leaderboard.onSnapshot(async (snap, replaced) => {
+    for (const population of [snap.populations.all, snap.populations.curated]) {
+      for (let i = 0; i < population.ranked.length && !replaced(); i += WARM_CHUNK) {
+        direct.warm('listLeaderboard', 'items', population.ranked.slice(i, i + WARM_CHUNK).map((e) => e.json));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    }
+  });
+  return direct;
 }
+
+const WARM_CHUNK = 500;
 
 /**
  * The leaderboard host's request listener: cached reads first, then plain reads answered directly, everything else

@@ -74,6 +74,26 @@ test('a frozen element is validated once; an element that is not frozen, every t
   expect(calls).toBe(1 + 5);
 });
 
+test('warming validates frozen elements ahead: answers listing them do not validate them again; invalid ones stay unremembered', () => {
+  let calls = 0;
+  const memo = memoizedValidator((s) => {
+    const validate = ajv.compile(s);
+    if (s === schema) return validate;
+    return ((value: unknown) => {
+      if ((s as { required?: string[] }).required?.includes('n')) calls++;
+      return validate(value);
+    }) as typeof validate;
+  }, schema);
+  const good = deepFreeze({ n: 1, url: 'https://a.example/' });
+  const bad = deepFreeze({ n: -1, url: 'https://a.example/' });
+  memo.warm('items', [good, bad, { n: 2, url: 'https://b.example/' }]);
+  expect(calls).toBe(2); // the element that is not frozen is left for the answer
+  expect(memo({ items: [good], total: 1 })).toBe(true);
+  expect(calls).toBe(2);
+  expect(memo({ items: [bad], total: 1 })).toBe(false);
+  expect(calls).toBe(3);
+});
+
 test("the ranked snapshot's entries are frozen all the way down (what the memory relies on)", () => {
   const at = new Date('2026-11-20T00:00:00.000Z');
   const snap = buildSnapshot(

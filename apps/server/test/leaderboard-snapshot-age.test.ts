@@ -48,3 +48,15 @@ test('an old snapshot is answered from while a fresh one is built; past the grac
   const waited = await service.current();
   expect(waited.builtAt).toEqual(now);
 });
+
+test("each new snapshot's warmers run after its details are filled, with that snapshot", async () => {
+  const service = t.runtime.leaderboard;
+  const seen: unknown[] = [];
+  service.onSnapshot(async (snap) => {
+    seen.push(snap);
+  });
+  await t.runtime.changes.publish();
+  const snap = await service.current();
+  await service.fillDetails();
+  expect(seen).toContain(snap);
+});

@@ -25,16 +25,22 @@ export function stringifyBody(body: unknown): string {
 }
 
 function arrayText(list: unknown[]): string {
-  const items = list.map((item) => {
-    if (!isFrozenObject(item)) return JSON.stringify(item) ?? 'null'; // JSON.stringify writes null for undefined in arrays
-    let text = texts.get(item);
-    if (text === undefined) {
-      text = JSON.stringify(item);
-      texts.set(item, text);
-    }
-    return text;
-  });
-  return `[${items.join(',')}]`;
+  return `[${list.map(elementText).join(',')}]`;
+}
+
+function elementText(item: unknown): string {
+  if (!isFrozenObject(item)) return JSON.stringify(item) ?? 'null'; // JSON.stringify writes null for undefined in arrays
+  let text = texts.get(item);
+  if (text === undefined) {
+    text = JSON.stringify(item);
+    texts.set(item, text);
+  }
+  return text;
+}
+
+/** Serializes and remembers frozen elements ahead of the first answer that lists them (see DirectReads.warm). */
+export function rememberTexts(items: readonly unknown[]): void {
+  for (const item of items) if (isFrozenObject(item)) elementText(item);
 }
 
 type Schema = Record<string, unknown>;
@@ -46,19 +52,25 @@ const JOINT_KEYWORDS = ['uniqueItems', 'contains', 'prefixItems', 'unevaluatedIt
  * A validator equal to `compile(schema)` for an object schema, except that the elements of its array properties
  * are validated one by one and a frozen element that passed once is not validated again.
  */
-export function memoizedValidator(compile: (schema: Schema) => ValidateFunction, schema: Schema): (value: unknown) => boolean {
+export interface MemoizedValidator {
+  (value: unknown): boolean;
+  /** Validates frozen elements of an array property ahead of the first answer that lists them. */
+  warm(property: string, items: readonly unknown[]): void;
+}
+
+export function memoizedValidator(compile: (schema: Schema) => ValidateFunction, schema: Schema): MemoizedValidator {
   const properties = schema.properties as Record<string, Schema> | undefined;
   const split = Object.entries(properties ?? {}).filter(
     ([, s]) => s.type === 'array' && typeof s.items === 'object' && s.items !== null && !JOINT_KEYWORDS.some((k) => k in s),
   );
-  if (schema.type !== 'object' || split.length === 0) return compile(schema);
+  if (schema.type !== 'object' || split.length === 0) return Object.assign(compile(schema), { warm: () => undefined });
   // The envelope keeps every rule of the array (its type, length bounds) but not the elements' schema.
   const envelope = compile({
     ...schema,
     properties: { ...properties, ...Object.fromEntries(split.map(([name, s]) => [name, { ...s, items: true }])) },
   });
   const elements = split.map(([name, s]) => ({ name, validate: compile(s.items as Schema), passed: new WeakSet<object>() }));
-  return (value) => {
+  const validate = (value: unknown): boolean => {
     if (!envelope(value)) return false;
     for (const { name, validate, passed } of elements) {
       const list = (value as Record<string, unknown>)[name];
@@ -71,4 +83,10 @@ export function memoizedValidator(compile: (schema: Schema) => ValidateFunction,
     }
     return true;
   };
+  const warm = (property: string, items: readonly unknown[]): void => {
+    const element = elements.find((e) => e.name === property);
+    if (!element) return;
+    for (const item of items) if (isFrozenObject(item) && !element.passed.has(item) && element.validate(item)) element.passed.add(item);
+  };
+  return Object.assign(validate, { warm });
 }

@@ -34,6 +34,8 @@ export class LeaderboardService {
   private readonly details = new ScanDetails();
   private filling: Promise<void> | null = null;
   private fillAgain = false;
+  /** Work done for each new snapshot after its details (see onSnapshot). */
+  private readonly warmers: Array<(snap: Snapshot, replaced: () => boolean) => Promise<void>> = [];
   private closed = false;
 
   constructor(private readonly options: LeaderboardServiceOptions) {
@@ -233,6 +235,15 @@ export class LeaderboardService {
     return row;
   }
 
+  /**
+   * Registers work to do in the background for each new snapshot once its scan details are filled (the direct
+   * reads serialize and validate its entries ahead of the first answers). `replaced()` turns true when a newer
+   * snapshot makes the work moot.
+   */
+  onSnapshot(warmer: (snap: Snapshot, replaced: () => boolean) => Promise<void>): void {
+    this.warmers.push(warmer);
+  }
+
   /** Scan details kept in memory (metrics, tests). */
   detailsKept(): number {
     return this.details.size;
@@ -240,7 +251,7 @@ export class LeaderboardService {
 
   /**
    * Loads the details of every ranked company's latest scan that is not kept yet, a chunk per statement, and
-   * forgets those no longer latest. One pass at a time; a rebuild during a pass asks for another. Resolves when
+   * forgets those no longer latest; then runs the snapshot's warmers (onSnapshot). One pass at a time; a rebuild during a pass asks for another. Resolves when
    * the kept details match the current snapshot (tests wait for it).
    */
   fillDetails(): Promise<void> {
@@ -263,6 +274,8 @@ export class LeaderboardService {
             this.details.put(id, JSON.parse(detail));
           }
         }
+        const replaced = () => this.closed || this.fillAgain || this.snapshot !== snap;
+        for (const warm of this.warmers) if (!replaced()) await warm(snap, replaced);
       } while (this.fillAgain && !this.closed);
     })()
       // A failed pass only means company reads go to the database; the next rebuild tries again.
