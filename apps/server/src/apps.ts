@@ -85,8 +85,8 @@ export function createLeaderboardApp(
   });
 }
 
-// Operations 1-3 depend only on the ranked snapshot and on data that changes with it (a scan ending publishes a
-// change, which drops the snapshot and so every cached answer).
+// Operations 1-3 depend only on the live index and on data that changes with it (every change it applies, and every
+// 7-day fact the clock moves, gives it a new version, which retires every cached answer).
 const CACHED_READ = /^\/v1\/leaderboard(?:\/categories|\/companies\/[^/]+)?$/;
 
 export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
@@ -111,20 +111,8 @@ export function createDirectReads(runtime: Runtime, cache: ResponseCache, handle
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
   });
-  // Each new snapshot's entries are serialized and validated in the background, a chunk per turn of the event loop,
-  // so the first searches that list them cost what later ones do (see http/frozen-memo.ts).
-  runtime.leaderboard.onSnapshot(async (snap, replaced) => {
-    for (const population of [snap.populations.all, snap.populations.curated]) {
-      for (let i = 0; i < population.ranked.length && !replaced(); i += WARM_CHUNK) {
-        direct.warm('listLeaderboard', 'items', population.ranked.slice(i, i + WARM_CHUNK).map((e) => e.json));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-  });
   return direct;
 }
-
-const WARM_CHUNK = 500;
 
 /**
  * The leaderboard host's request listener: cached reads first, then plain reads answered directly, everything else

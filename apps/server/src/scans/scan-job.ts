@@ -10,7 +10,7 @@ import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
-import { endScan, type ScanOutcome } from './results';
+import { endScan, type EndedScan, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
 
@@ -46,17 +46,33 @@ const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome
   ending, cause, score: null, grade: null, summary: null, siteName: null, checks: [], layers: [],
 });
 
+/**
+ * Writes a scan's outcome in one transaction (with `alsoIn`: the job's completion), then publishes the change to the
+ * leaderboard: applied in this process as soon as the commit returns (the feed's listeners apply facts
+ * synchronously, without a statement), then told to the other processes. So a read that starts after this has
+ * reported the scan ended is answered from the new ranking.
+ */
+export async function commitEnding(
+  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl'>,
+  scanId: string,
+  outcome: ScanOutcome,
+  alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
+): Promise<EndedScan | null> {
+  const ended = await deps.db.prisma.$transaction(async (tx) => {
+    await alsoIn(tx);
+    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock() });
+  }, TX);
+  if (ended?.company) {
+    await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
+  }
+  return ended;
+}
+
 export function defineScanJob(deps: ScanJobDeps): void {
   const { db, queue, clock } = deps;
 
   const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
     endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock() });
-
-  const afterEnd = async (ended: { scored: boolean; mails: number } | null) => {
-    // Only a scan with recipients queued mail: waking the mail worker for nothing costs a claim statement per scan.
-    if (ended && ended.mails > 0) queue.notify(MAIL_JOB);
-    if (ended?.scored) await deps.changes.publish().catch((err) => deps.logger.warn({ err }, 'change publish failed'));
-  };
 
   const kind: JobKind<ScanJobPayload> = {
     concurrency: deps.concurrency,
@@ -90,14 +106,12 @@ export function defineScanJob(deps: ScanJobDeps): void {
       // attempt), and this scan runs again from the start in the next worker; neither records an ending here.
       if (ctx.signal.reason instanceof LeaseLostError || ctx.signal.reason instanceof ShutdownAbort) throw ctx.signal.reason;
       const outcome: ScanOutcome = result.ending === 'interrupted' ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
-      const ended = await db.prisma.$transaction(async (tx) => {
-        await ctx.completeIn(tx);
-        return finish(tx, scanId, outcome);
-      }, TX);
+      const ended = await commitEnding(deps, scanId, outcome, (tx) => ctx.completeIn(tx));
       log.info({ domain: scan.domain, ending: outcome.ending, cause: outcome.cause, score: outcome.score, ms: result.durationMs }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: outcome.ending });
       deps.metrics.scanDuration.observe({ ending: outcome.ending }, result.durationMs / 1000);
-      await afterEnd(ended);
+      // Only a scan with recipients queued mail: waking the mail worker for nothing costs a claim statement per scan.
+      if (ended && ended.mails > 0) queue.notify(MAIL_JOB);
     },
     async onRetry(job, reason, tx) {
       const updated = await tx.scan.updateMany({ where: { id: job.payload.scanId, state: { not: 'ended' } }, data: { state: 'waiting' } });
