@@ -39,6 +39,12 @@ export interface ArdSource {
   via: 'link' | 'agentmap' | 'well-known';
 }
 
+/** An artifact an AI Catalog entry points to (url) or carries (data), with the entry's identifier. */
+export interface CatalogArtifact {
+  identifier: string;
+  doc: FetchedDoc;
+}
+
 export interface McpTool {
   name: string;
   title?: string;
@@ -156,6 +162,8 @@ export interface Artifacts {
   /** The ARD manifest found, if any, and every location tried on the way. */
   ard: ArdSource | null;
   ardTried: FetchedDoc[];
+  /** A2A agent cards the AI Catalog lists (followed into a2a-agent-card when the well-known card is missing). */
+  aiCatalogAgentCards: CatalogArtifact[];
   mcp: McpArtifact | null;
   /** Server cards found elsewhere than the well-known ones: entries of /.well-known/mcp/catalog.json, <endpoint>/server-card (SEP-2127). */
   mcpExtraCards: FetchedDoc[];
@@ -191,6 +199,7 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     scripts: [],
     ard: null,
     ardTried: [],
+    aiCatalogAgentCards: [],
     mcp: null,
     mcpExtraCards: [],
     protectedResource: null,
