@@ -21,6 +21,7 @@ export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
   {
     version: '2026.11.26',
     changes: [
+      { check: 'ai-preferences-by-agent', change: 'added', summary: 'robots.txt, Content-Usage and Content-Signal read together for training crawlers, AI search and user-triggered agents: passes when each family gets an explicit statement and no source allows what another refuses (emerging: it only adds).', source: 'RFC 9309; draft-ietf-aipref-vocab, draft-ietf-aipref-attach; draft-romm-aipref-contentsignals' },
       { check: 'mcp-initialize', change: 'changed', summary: 'Revision detection: server/discover with the 2026-07-28 headers first, then the 2025-11-25 initialize; a server is judged by the revision it claims and the evidence names it. A server listing an older revision beside 2026-07-28 whose initialize fails is a warning. Renamed "MCP handshake (server/discover or initialize)".', source: `${MCP_2026} server/discover §Response, basic/versioning; MCP 2025-11-25 basic/lifecycle` },
       { check: 'mcp-result-type', change: 'added', summary: 'Every result of a server judged by 2026-07-28 carries resultType. Not applicable to earlier revisions.', source: `${MCP_2026} server/discover §Response, basic/patterns/mrtr` },
       { check: 'mcp-cache-hints', change: 'added', summary: 'server/discover, tools/list and resources/read results carry ttlMs and cacheScope (2026-07-28 servers only).', source: `${MCP_2026} server/utilities/caching §Cacheable Results` },
