@@ -164,6 +164,8 @@ export interface Artifacts {
   ardTried: FetchedDoc[];
   /** A2A agent cards the AI Catalog lists (followed into a2a-agent-card when the well-known card is missing). */
   aiCatalogAgentCards: CatalogArtifact[];
+  /** The JWK Set a signed agent card names by jku (A2A 1.0 §8.4), when it names one. */
+  agentCardKeys: FetchedDoc | null;
   mcp: McpArtifact | null;
   /** Server cards found elsewhere than the well-known ones: entries of /.well-known/mcp/catalog.json, <endpoint>/server-card (SEP-2127). */
   mcpExtraCards: FetchedDoc[];
@@ -200,6 +202,7 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     ard: null,
     ardTried: [],
     aiCatalogAgentCards: [],
+    agentCardKeys: null,
     mcp: null,
     mcpExtraCards: [],
     protectedResource: null,

@@ -5,6 +5,7 @@ import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
+import { fetchAgentCardKeys } from './agent-card';
 import { MARKDOWN_ACCEPT, sampleMarkdownPages } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
@@ -53,6 +54,7 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     await gatherArd(fetcher, a);
     a.aiCatalogAgentCards = await followCatalogEntries(fetcher, a, A2A_AGENT_CARD_TYPES);
   })();
+  const wellKnownLane = gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]);
   await Promise.all([
     robotsLane,
     ardLane,
@@ -79,7 +81,11 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     (async () => {
       a.markdown = await fetcher.get(target, { headers: { accept: MARKDOWN_ACCEPT } });
     })(),
-    gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]),
+    wellKnownLane,
+    (async () => {
+      await Promise.all([wellKnownLane, ardLane]);
+      a.agentCardKeys = await fetchAgentCardKeys(fetcher, a);
+    })(),
     (async () => {
       const linked = parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? target)
         .filter((l) => l.rel.includes('service-desc'))

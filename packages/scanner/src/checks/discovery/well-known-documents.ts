@@ -4,6 +4,7 @@ import { mcpEndpointFromCard, serverNameFromCard } from '../../gather/mcp-discov
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import { MODERN_REVISION } from '../../gather/mcp-modern';
 import { verifyAgentCardSignature } from './agent-card-signature';
+import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable, WEBSITE } from '../define';
 import { hasApiSurface, isProductSite, validOpenApi } from '../signals';
 
@@ -189,11 +190,8 @@ export const a2aAgentCard = defineCheck({
   fix: 'If you run an agent, publish /.well-known/agent-card.json in the A2A 1.0 shape: name, description, version, skills and supportedInterfaces: [{"url": "https://you/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}].',
   evaluate(a) {
     // The well-known card first; else an agent card the AI Catalog lists (ARD entry type application/a2a-agent-card+json).
-    const wellKnown = a.wellKnown.agentCard;
-    const listed = a.aiCatalogAgentCards.find((c) => isOk(c.doc) && parseJsonObject(c.doc.body) !== null);
-    const fromCatalog = !(isOk(wellKnown) && parseJsonObject(wellKnown.body) !== null) && listed !== undefined;
-    const doc = fromCatalog ? listed.doc : wellKnown;
-    const via = fromCatalog ? ` (listed in the AI Catalog as ${listed.identifier.slice(0, 80)})` : '';
+    const { doc, listedAs } = judgedAgentCard(a);
+    const via = listedAs ? ` (listed in the AI Catalog as ${listedAs.slice(0, 80)})` : '';
     // A published, valid card is itself an agent surface, whatever else the host shows.
     const published = isOk(doc) && parseJsonObject(doc.body) !== null;
     if (!published && !isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
@@ -202,7 +200,7 @@ export const a2aAgentCard = defineCheck({
     if (doc.status !== 200) return outcome('failed', `No A2A agent card (HTTP ${doc.status})`, docEvidence(doc));
     const json = parseJsonObject(doc.body);
     if (!json) return outcome('failed', 'The agent card is not valid JSON', docEvidence(doc, 'body'));
-    const signatures = Array.isArray(json.signatures) ? json.signatures.map((s) => verifyAgentCardSignature(json, s)) : [];
+    const signatures = Array.isArray(json.signatures) ? json.signatures.map((s) => verifyAgentCardSignature(json, s, a.agentCardKeys)) : [];
     const bad = signatures.find((s) => s.status === 'invalid');
     if (bad) return outcome('failed', `The agent card's signature is not valid (A2A 1.0 §8.4): ${bad.detail}`, docEvidence(doc, 'body'));
     const signed = signatures.length === 0 ? '' : `; signature: ${signatures.map((s) => s.detail).join('; ')}`;
