@@ -1,3 +1,4 @@
+import type { BlockSignal } from './block-signals';
 import type { HtmlSummary } from '../util/html-summary';
 import type { TargetKind } from '../types';
 
@@ -10,6 +11,8 @@ export interface FetchedDoc {
   contentType: string | null;
   body: string;
   error: { code: string; message: string } | null;
+  /** Set when the answer is a challenge, a bot wall or a rate limit rather than the document (see block-signals.ts). */
+  block?: BlockSignal | null;
 }
 
 export type AgentFamily = 'training' | 'search' | 'user';

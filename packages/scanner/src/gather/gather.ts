@@ -9,6 +9,7 @@ import { MARKDOWN_ACCEPT, sampleMarkdownPages } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { mcpCandidates, type McpCandidate } from './mcp-discovery';
 import { gatherMcpSession } from './mcp-session';
+import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
 
 export { mcpEndpointFromCard } from './mcp-discovery';
 import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT } from './user-agents';
@@ -42,7 +43,11 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
   const { fetcher, userAgent } = ctx;
   const target = a.targetUrl;
   const at = (path: string): string => new URL(path, a.origin).href;
+  let scannerView: FetchedDoc | null = null;
   await Promise.all([
+    (async () => {
+      scannerView = await fetchScannerView(fetcher, a);
+    })(),
     (async () => {
       a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
       // Both follow robots.txt: its Sitemap lines (then pages sampled for markdown) and its Agentmap line (ARD).
@@ -106,6 +111,8 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     })(),
   ]);
   await resolveAuthorizationServer(ctx, a);
+  const difference = scannerViewDifference(a.home, scannerView);
+  if (difference) markScannerRefusals(fetcher.seen, new Set([a.home, ...a.agentViews.map((v) => v.doc)].filter((d): d is FetchedDoc => d !== null)), difference);
 }
 
 /** Sessions opened at most, so a site announcing many endpoints cannot make the scan open many connections. */

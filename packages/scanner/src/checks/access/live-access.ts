@@ -1,3 +1,4 @@
+import { blockOf } from '../../gather/block-signals';
 import { findChallengeMarkers } from '../../util/html-summary';
 import { defineCheck, docEvidence, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
 import { isSignInWall } from '../signals';
@@ -15,7 +16,8 @@ export const aiAgentsNotBlocked = defineCheck({
   evaluate(a) {
     const browser = unreachable(a.home, 'the home page');
     if (browser) return browser;
-    const views = a.agentViews.filter((v) => v.doc.status !== null);
+    // A rate limit met during the scan is load, not a policy against agents: that view says nothing.
+    const views = a.agentViews.filter((v) => v.doc.status !== null && !v.doc.error && blockOf(v.doc)?.kind !== 'rate_limit');
     if (views.length === 0) return unreachable(a.agentViews[0]?.doc ?? null, 'the home page as an AI agent')!;
     const browserStatus = a.home!.status!;
     const blocked = views.filter((v) => BLOCKING.has(v.doc.status!) && v.doc.status !== browserStatus);
