@@ -1,10 +1,13 @@
-// `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N] [--seconds=S] [--sizes=1000,10000,100000] [--open-seconds=30]`:
-// runs every benchmark part (or the named ones) and prints each row beside its target, met or NOT MET.
-// Parts: reads, feedback, pipeline, web, scanner, growth (the longest, last). Defaults are the issue's figures; flags shorten a run.
+// `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N,...] [--rates=0,5,20] [--seconds=S] [--sizes=1000,10000,100000]
+//  [--open-seconds=30] [--budget-seconds=900]`: runs every benchmark part (or the named ones) and prints each row beside its
+// target, met or NOT MET. Parts: reads, mixed, two-process, feedback, pipeline, web, scanner, growth (the longest of the
+// default run, last); growth-1m only when named. Defaults are the issue's figures; flags shorten a run.
 import { execSync } from 'node:child_process';
 import { loadLine, type Database } from './common';
 import { printFeedbackBench, runFeedbackBench } from './feedback-bench';
 import { printGrowth, runGrowthBench } from './growth-bench';
+import { runGrowth1m } from './growth-1m-bench';
+import { printLiveSummary, runMixed, runTwoProcess } from './live-bench';
 import { printPipelineBench, runPipelineBench } from './pipeline-bench';
 import { printReadRows, runReadBench } from './read-bench';
 import { printWebBench, runWebBench } from './web-bench';
@@ -13,24 +16,32 @@ import { runScannerBench } from '@arl/scanner/dist/bench';
 
 interface Flags {
   databases: Database[];
-  companies: number;
+  /** Population(s); each part has its own default (reads 10,000; mixed 10,000 and 100,000). */
+  companies: number[] | null;
   seconds: number;
-  sizes: number[];
+  /** Growth sizes; each growth part has its own default. */
+  sizes: number[] | null;
+  /** Scans ending per second in the mixed part (0 is always measured first). */
+  rates: number[];
   connections: number;
+  /** growth-1m: how long one size may take to seed before the database is called stopped there. */
+  budgetSeconds: number;
   /** Duration of the feedback open loop (the issue's figure: 30 s). */
   openSeconds: number;
 }
 
 function parse(argv: string[]): { parts: string[]; flags: Flags } {
   const parts: string[] = [];
-  const flags: Flags = { databases: ['pglite', 'postgres'], companies: 10_000, seconds: 5, sizes: [1_000, 10_000, 100_000], connections: 64, openSeconds: 30 };
+  const flags: Flags = { databases: ['pglite', 'postgres'], companies: null, seconds: 5, sizes: null, rates: [0, 5, 20], connections: 64, openSeconds: 30, budgetSeconds: 900 };
   for (const arg of argv) {
     const [key, value] = arg.startsWith('--') ? arg.slice(2).split('=') : [null, arg];
     if (key === null) parts.push(value);
     else if (key === 'db') flags.databases = value.split(',') as Database[];
-    else if (key === 'companies') flags.companies = Number(value);
+    else if (key === 'companies') flags.companies = value.split(',').map(Number);
+    else if (key === 'rates') flags.rates = value.split(',').map(Number);
     else if (key === 'seconds') flags.seconds = Number(value);
     else if (key === 'sizes') flags.sizes = value.split(',').map(Number);
+    else if (key === 'budget-seconds') flags.budgetSeconds = Number(value);
     else if (key === 'connections') flags.connections = Number(value);
     else if (key === 'open-seconds') flags.openSeconds = Number(value);
     else throw new Error(`Unknown flag --${key}`);
@@ -39,32 +50,47 @@ function parse(argv: string[]): { parts: string[]; flags: Flags } {
 }
 
 const parts: Record<string, (f: Flags) => Promise<void>> = {
-  reads: async (f) =>
-    printReadRows(
-      `Reads: ${f.companies.toLocaleString('en')} companies with realistic scans, every request a path the app has not answered before`,
-      await runReadBench({ databases: f.databases, companies: f.companies, seconds: f.seconds, connections: f.connections, workloads: ['q', 'cursor', 'company', 'hit'] }),
-      f.connections,
-    ),
+  reads: async (f) => {
+    for (const companies of f.companies ?? [10_000]) {
+      printReadRows(
+        `Reads: ${companies.toLocaleString('en')} companies with realistic scans, every request a path the app has not answered before`,
+        await runReadBench({ databases: f.databases, companies, seconds: f.seconds, connections: f.connections, workloads: ['q', 'cursor', 'company', 'hit'] }),
+        f.connections,
+      );
+    }
+  },
+  mixed: async (f) =>
+    printLiveSummary(await runMixed({ databases: f.databases, sizes: f.companies ?? [10_000, 100_000], rates: f.rates, seconds: f.seconds, connections: f.connections })),
+  'two-process': async (f) =>
+    printLiveSummary(await runTwoProcess({ sizes: f.companies ?? [10_000], rate: 5, seconds: f.seconds, connections: f.connections })),
   feedback: async (f) => printFeedbackBench(await runFeedbackBench({ databases: f.databases, seconds: f.seconds, openSeconds: f.openSeconds })),
   pipeline: async () => printPipelineBench(await runPipelineBench()),
-  web: async (f) => printWebBench(await runWebBench({ companies: f.companies, seconds: f.seconds, connections: f.connections })),
+  web: async (f) => printWebBench(await runWebBench({ companies: (f.companies ?? [10_000])[0], seconds: f.seconds, connections: f.connections })),
   scanner: async () => {
     await runScannerBench({ print: (line) => console.log(line) });
   },
-  growth: async (f) => printGrowth(await runGrowthBench({ databases: f.databases, sizes: f.sizes, seconds: Math.min(f.seconds, 3), connections: f.connections })),
+  growth: async (f) => printGrowth(await runGrowthBench({ databases: f.databases, sizes: f.sizes ?? [1_000, 10_000, 100_000], seconds: Math.min(f.seconds, 3), connections: f.connections })),
+};
+
+/** Parts run only when named: longer than the whole default run. */
+const extraParts: Record<string, (f: Flags) => Promise<void>> = {
+  'growth-1m': async (f) => {
+    await runGrowth1m({ databases: f.databases, sizes: f.sizes ?? [1_000, 100_000, 1_000_000], seconds: Math.min(f.seconds, 3), connections: f.connections, budgetSeconds: f.budgetSeconds, changes: 200 });
+  },
 };
 
 async function main(): Promise<void> {
   const { parts: wanted, flags } = parse(process.argv.slice(2));
-  const unknown = wanted.filter((w) => !parts[w]);
+  const all = { ...parts, ...extraParts };
+  const unknown = wanted.filter((w) => !all[w]);
   if (unknown.length > 0) {
-    console.error(`Unknown bench part(s): ${unknown.join(', ')}. Parts: ${Object.keys(parts).join(', ')}`);
+    console.error(`Unknown bench part(s): ${unknown.join(', ')}. Parts: ${Object.keys(all).join(', ')}`);
     process.exit(2);
   }
   console.log(`npm run bench ${process.argv.slice(2).join(' ')} — ${new Date().toISOString()}, ${loadLine()}`);
   for (const name of wanted.length > 0 ? wanted : Object.keys(parts)) {
     console.log(`\n== ${name} == (${loadLine()})`);
-    await parts[name](flags);
+    await all[name](flags);
   }
   console.log(`\nfinished ${new Date().toISOString()}, ${loadLine()}`);
   try {

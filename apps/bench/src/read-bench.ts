@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import autocannon from 'autocannon';
 import type { ReadTargetInfo, Workload } from './read-target';
+import type { GcFigures } from './target-process';
 import { BENCH_POSTGRES_URL, benchEnv, type Database, DATABASE_LABEL, met } from './common';
 
 export interface LoadResult {
@@ -69,11 +70,6 @@ export class ReadTarget {
   }
 }
 
-interface GcFigures {
-  count: number;
-  totalMs: number;
-  maxMs: number;
-}
 
 const gcTotal = (s: TargetStats) => s.gc.major.totalMs + s.gc.minor.totalMs;
 
@@ -109,8 +105,15 @@ export const WORKLOAD_LABEL: Record<string, string> = {
   hit: 'leaderboard, one URL (hits)',
 };
 
+/** What measureWorkload needs of a target process (ReadTarget, LiveTarget). */
+export interface LoadTarget {
+  info: { appUrl: string; rawUrl: string };
+  workloads: Record<string, Workload>;
+  stats(): Promise<TargetStats>;
+}
+
 /** Loads one workload: warm-up on the app, raw, then app; paths the app sees are never repeated within the run. */
-export async function measureWorkload(target: ReadTarget, db: Database, name: string, seconds: number, connections: number, cursor: { next: number }): Promise<ReadRow> {
+export async function measureWorkload(target: LoadTarget, db: Database, name: string, seconds: number, connections: number, cursor: { next: number }): Promise<ReadRow> {
   const w = target.workloads[name];
   const warm = await loadPaths(target.info.appUrl, w.app, 1, connections, cursor.next);
   cursor.next += warm.used;
@@ -141,13 +144,16 @@ export async function runReadBench(options: { databases: Database[]; companies: 
   return rows;
 }
 
+/** Issue 22: a miss (distinct q, cursor or company) answers at least 35 % of the raw node:http server's req/s. */
+export const STATIC_MISS_SHARE = 0.35;
+
 export function printReadRows(title: string, rows: ReadRow[], connections: number): void {
   const f = (n: number, d = 0) => n.toFixed(d);
   console.log(`\n${title}`);
-  console.log('database          workload                        app req/s  raw req/s  ratio  app p50/p99/max ms   raw p99  non-2xx  cache hits  target (>=25% of raw, p99<50ms)');
+  console.log('database          workload                        app req/s  raw req/s  ratio  app p50/p99/max ms   raw p99  non-2xx  cache hits  target (>=35% of raw, p99<50ms)');
   for (const r of rows) {
     const ratio = r.app.rps / r.raw.rps;
-    const ok = r.workload === 'hit' ? null : ratio >= 0.25 && r.app.p99 < 50 && r.app.non2xx === 0 && r.errorLines === 0;
+    const ok = r.workload === 'hit' ? null : ratio >= STATIC_MISS_SHARE && r.app.p99 < 50 && r.app.non2xx === 0 && r.errorLines === 0;
     console.log(
       `${DATABASE_LABEL[r.database].padEnd(17)} ${WORKLOAD_LABEL[r.workload].padEnd(31)} ${f(r.app.rps).padStart(9)} ${f(r.raw.rps).padStart(10)} ${`${f(ratio * 100)}%`.padStart(6)}  ${`${f(r.app.p50)}/${f(r.app.p99)}/${f(r.app.max)}`.padStart(17)} ${f(r.raw.p99).padStart(9)} ${String(r.app.non2xx).padStart(8)} ${`${r.hits}/${r.requests}`.padStart(11)}  ${ok === null ? '-' : met(ok)}`,
     );

@@ -11,13 +11,25 @@ export interface SeedFigures {
   companies: number;
   checkRows: number;
   seconds: number;
+  /** The scanner's results the rows were copied from (the live benches end scans with them). */
+  templates: ScanResult[];
+}
+
+export interface SeedOptions {
+  /**
+   * Companies from this index on get no check_results / layer_scores rows (their scan's `detail` column, which
+   * company reads answer from, is written as for every other company). For growth to 1,000,000: 49 million check
+   * rows would cost ~20 GB and ten minutes for rows no leaderboard read touches. Default: every company.
+   */
+  checkRowsBelow?: number;
 }
 
 /** Company i has domain `bench-${i}.example` and name `Bench Company ${i}`; every tenth one is a community company. */
 export const benchDomain = (i: number) => `bench-${i}.example`;
 export const isCommunity = (i: number) => i % 10 === 9;
 
-async function scanPersonas(): Promise<ScanResult[]> {
+/** The sandbox personas scanned once by the real scanner (finished, scored results only). */
+export async function scanPersonas(): Promise<ScanResult[]> {
   const sandbox = await startSandbox({ latencyMs: 0 });
   try {
     const results: ScanResult[] = [];
@@ -31,7 +43,8 @@ async function scanPersonas(): Promise<ScanResult[]> {
   }
 }
 
-export async function seedRealistic(db: Db, companies: number): Promise<SeedFigures> {
+export async function seedRealistic(db: Db, companies: number, options: SeedOptions = {}): Promise<SeedFigures> {
+  const checkRowsBelow = options.checkRowsBelow ?? companies;
   const started = performance.now();
   const templates = await scanPersonas();
   const T = templates.length;
@@ -69,6 +82,8 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
     const chunkStarted = performance.now();
     const to = Math.min(companies, from + chunk) - 1;
     const cats = Math.max(categories, 1);
+    // The range of this chunk that gets check and layer rows (empty when from > checksTo).
+    const checksTo = Math.min(to, checkRowsBelow - 1);
     await db.executeSql(`
     BEGIN;
     SET LOCAL session_replication_role = replica;
@@ -86,11 +101,11 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
        FROM generate_series(${from}, ${to}) g JOIN bench_tpl t ON t.tpl = g % ${T} LEFT JOIN bench_cat cat ON cat.n = g % ${cats};
     INSERT INTO check_results (scan_id, check_id, name, layer, tier, label, bonus, status, earned, points, position, evidence, fix)
        SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, c.check_id, c.name, c.layer, c.tier, c.label, c.bonus, c.status, c.earned, c.points, c.position, c.evidence, c.fix
-       FROM generate_series(${from}, ${to}) g
+       FROM generate_series(${from}, ${checksTo}) g
        CROSS JOIN LATERAL (SELECT * FROM bench_tpl_checks c WHERE c.tpl = g % ${T} ORDER BY c.position) c;
     INSERT INTO layer_scores (scan_id, layer, weight, score, position)
        SELECT overlay(overlay(md5('s'||g) placing '4' from 13) placing '8' from 17)::uuid, l.layer, l.weight, l.score, l.position
-       FROM generate_series(${from}, ${to}) g
+       FROM generate_series(${from}, ${checksTo}) g
        CROSS JOIN LATERAL (SELECT * FROM bench_tpl_layers l WHERE l.tpl = g % ${T} ORDER BY l.position) l;
     INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
        SELECT overlay(overlay(md5('c'||g) placing '4' from 13) placing '8' from 17)::uuid, NULL, greatest(0, least(100, t.score + (g % 11) - 5 + k * 2)), t.grade,
@@ -111,7 +126,7 @@ export async function seedRealistic(db: Db, companies: number): Promise<SeedFigu
   trace('index rebuild', indexesStarted);
   await db.executeSql('DROP TABLE bench_tpl, bench_tpl_checks, bench_tpl_layers, bench_cat; ANALYZE');
   const checkRows = Number((await db.executeSql('SELECT count(*)::int AS n FROM check_results')).rows[0].n);
-  return { companies, checkRows, seconds: (performance.now() - started) / 1000 };
+  return { companies, checkRows, seconds: (performance.now() - started) / 1000, templates };
 }
 
 /** Drops the bulk-loaded tables' secondary indexes and composite primary keys; returns the script that restores them. */

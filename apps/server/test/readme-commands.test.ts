@@ -6,7 +6,7 @@
 //   systemd's SIGTERM with exit 0.
 // Run on the embedded database only (scripts/test-both-databases.js leaves it out of the PostgreSQL pass): these
 // are the README's quick-start commands, whose default is the embedded database.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -53,6 +53,45 @@ const alive = (pid: number): boolean => {
 
 afterAll(() => fs.rmSync(DATA, { recursive: true, force: true }));
 
+// Every line of a ```sh block of the root README, comments dropped: the commands a newcomer copies.
+const readmeCommands = (): string[] => {
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  return [...readme.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap((m) => m[1].split('\n'))
+    .map((line) => line.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
+};
+const README_CURLS = readmeCommands().filter((c) => c.startsWith('curl '));
+
+test('every command the root README shows is run by this file or by .ci/run', () => {
+  const ci = fs.readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
+  const commands = readmeCommands();
+  expect(commands.length).toBeGreaterThan(0);
+  for (const command of commands) {
+    if (command.startsWith('curl ')) continue; // run against `npm start` below
+    if (command === 'npm ci && npm start') {
+      expect(ci).toMatch(/^npm ci\b/m); // .ci/run installs as the README says; `npm start` is run below
+      continue;
+    }
+    if (command === 'npm test') {
+      expect(ci).toMatch(/\bnpm test\b/);
+      continue;
+    }
+    throw new Error(`the root README shows \`${command}\`, which no test runs: run it in test/readme-commands`);
+  }
+  expect(README_CURLS.length).toBeGreaterThan(0);
+});
+
+/** Runs a README curl line against the started hosts (their ports replace the defaults), through the shell. */
+function runCurl(line: string, hosts: { leaderboard: string; feedback: string }): Promise<{ code: number; stdout: string }> {
+  const command = line.replaceAll('http://127.0.0.1:3000', hosts.leaderboard).replaceAll('http://127.0.0.1:3001', hosts.feedback);
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command], { env: { PATH: process.env.PATH ?? '' }, timeout: 30_000 }, (err, stdout) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout });
+    });
+  });
+}
+
 test('feedback data commands print only their data; npm start uses ./DATA_DIR at the root and stops on SIGTERM to npm', async () => {
   const created = await npm(['run', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
   expect(created.code).toBe(0);
@@ -67,8 +106,15 @@ test('feedback data commands print only their data; npm start uses ./DATA_DIR at
   const listening = await pollUntil('npm start to listen', async () => {
     if (start.proc.exitCode !== null) throw new Error(`npm start exited: ${start.stdout()}`);
     const line = start.stdout().split('\n').find((l) => l.includes('"msg":"listening"'));
-    return line ? (JSON.parse(line) as { feedback: string; pid: number }) : undefined;
+    return line ? (JSON.parse(line) as { leaderboard: string; feedback: string; pid: number }) : undefined;
   }, 90_000);
+  // The README's curl lines, as shown: each answers a JSON success (never our error body).
+  for (const line of README_CURLS) {
+    const run = await runCurl(line, listening);
+    expect({ line, code: run.code }).toEqual({ line, code: 0 });
+    const body = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect({ line, error: 'code' in body && 'requestId' in body }).toEqual({ line, error: false });
+  }
   const starting = JSON.parse(start.stdout().split('\n').find((l) => l.includes('"msg":"starting"'))!) as Record<string, string>;
   expect(starting).toMatchObject({ dataDir: DATA, database: `PGlite in ${path.join(DATA, 'pglite')}`, mail: expect.stringContaining(path.join(DATA, 'outbox')) });
   expect(listening.pid).not.toBe(start.proc.pid);
@@ -95,7 +141,7 @@ test('feedback data commands print only their data; npm start uses ./DATA_DIR at
   const list = await npm(['run', 'feedback', '--', 'project', 'list']).done;
   expect(list.stdout).toMatch(/^(?:[a-z0-9-]+\t[^\n]*\n)+$/);
   expect(list.stdout).toMatch(/^my-api\taccepting\topen\t2 reports\tMy API$/m);
-});
+}, 300_000); // five npm runs, each checking the build first: minutes on a loaded 2-core machine
 
 test('the systemd unit: its ExecStart serves in production mode and exits 0 on systemd\'s SIGTERM', async () => {
   const unit = fs.readFileSync(path.join(ROOT, 'deploy/arl.service'), 'utf8');

@@ -19,4 +19,6 @@ export { LAYER_WEIGHTS, TIER_POINTS, GRADE_BANDS, BONUS_CHECK_POINTS, REQUIRED_F
 export { LAYER_ORDER, STATUS_CREDIT } from './scoring/weights';
 export { gradeFor, scoreChecks } from './scoring/score';
 export { catalogMarkdown } from './cli/catalog-markdown';
+export { CATALOG_CHANGELOG } from './checks/changelog';
+export type { CatalogChange, CatalogRelease } from './checks/changelog';
 export { CATALOG_VERSION, DEFAULT_USER_AGENT, SCANNER_CONTACT_URL } from './version';

@@ -3,7 +3,7 @@ import { runChecks } from '../src/checks/run-checks';
 import type { CheckDefinition } from '../src/checks/types';
 import type { Artifacts } from '../src/gather/artifacts';
 import { summarizeHtml } from '../src/util/html-summary';
-import { AUTH_SERVER, badSite, doc, goodMcp, goodSite, json, notFound, ORIGIN } from './fixtures/artifacts';
+import { AUTH_SERVER, badSite, doc, goodMcp, goodSite, json, modernMcp, notFound, ORIGIN } from './fixtures/artifacts';
 
 const byId = new Map(CHECK_CATALOG.map((c) => [c.id, c]));
 const check = (id: string): CheckDefinition => {
@@ -42,6 +42,11 @@ const SPECIAL: Record<string, [() => Artifacts, () => Artifacts]> = {
   ],
   'mcp-initialize': [goodSite, () => ({ ...goodSite(), mcp: goodMcp({ initialize: { ...goodMcp().initialize, ok: false, error: 'Unexpected content type', fetchFailure: false } }) })],
   'mcp-tools-list': [goodSite, () => ({ ...goodSite(), mcp: goodMcp({ tools: { ok: true, items: [], error: null } }) })],
+  // MCP 2026-07-28 rules: judged only for servers that list 2026-07-28 in server/discover.
+  'mcp-result-type': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, results: [{ method: 'server/discover', resultType: null, ttlMs: 1, cacheScope: 'public' }] } }) })],
+  'mcp-cache-hints': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, results: [{ method: 'tools/list', resultType: 'complete', ttlMs: -5, cacheScope: 'everyone' }] } }) })],
+  'mcp-request-headers': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, headerMismatch: { status: 200, errorCode: null, answered: true, fetchFailure: false } } }) })],
+  'mcp-stateless': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, sessionIds: ['abc'] } }) })],
 };
 
 describe('every check has a passing and a failing fixture', () => {
@@ -152,5 +157,36 @@ describe('catalog', () => {
       expect(Number.isInteger(c.points) && c.points > 0).toBe(true);
       expect(c.fix.length).toBeGreaterThan(10);
     }
+  });
+});
+
+describe('MCP 2026-07-28 beside 2025-11-25', () => {
+  const registrationOnly = () => json('/.well-known/oauth-authorization-server', { issuer: ORIGIN, authorization_endpoint: `${ORIGIN}/authorize`, token_endpoint: `${ORIGIN}/token`, registration_endpoint: `${ORIGIN}/register`, code_challenge_methods_supported: ['S256'] });
+
+  it('dynamic registration without CIMD is a warning for a 2026-07-28 server and never marks down an older one', () => {
+    const registration = check('client-registration');
+    expect(registration.evaluate({ ...goodSite(), mcp: modernMcp(), authorizationServer: registrationOnly() })).toMatchObject({ status: 'warning', evidence: { detail: expect.stringContaining('deprecates it') } });
+    expect(registration.evaluate({ ...goodSite(), mcp: goodMcp(), authorizationServer: registrationOnly() })).toMatchObject({ status: 'passed', evidence: { detail: expect.stringContaining('judged by 2025-11-25, which predates') } });
+  });
+
+  it('the 2026 rules never fail a 2025-11-25 server', () => {
+    for (const id of ['mcp-result-type', 'mcp-cache-hints', 'mcp-request-headers', 'mcp-stateless']) {
+      expect(check(id).evaluate({ ...goodSite(), mcp: goodMcp() })).toMatchObject({ status: 'not_applicable', evidence: { detail: expect.stringContaining('2025-11-25, which predates') } });
+    }
+  });
+
+  it('HTTP+SSE is a warning, never a failure', () => {
+    expect(check('mcp-initialize').evaluate({ ...goodSite(), mcp: goodMcp({ transport: 'sse', initialize: { ...goodMcp().initialize, protocolVersion: '2024-11-05' } }) }).status).toBe('warning');
+  });
+
+  it('a server listing 2025-11-25 beside 2026-07-28 whose initialize fails is a warning naming both', () => {
+    const dual = modernMcp({ modern: { ...modernMcp().modern!, supportedVersions: ['2026-07-28', '2025-11-25'] }, revisions: { judgedBy: '2026-07-28', discover: { status: 200, supportedVersions: ['2026-07-28', '2025-11-25'] }, legacy: { ok: false, protocolVersion: null, error: 'HTTP 400' } } });
+    expect(check('mcp-initialize').evaluate({ ...goodSite(), mcp: dual })).toMatchObject({ status: 'warning', evidence: { detail: expect.stringMatching(/2025-11-25 initialize failed: HTTP 400/) } });
+  });
+
+  it('a refused mismatched request with another 4xx is a warning; no answer is couldnt_check', () => {
+    const probe = (headerMismatch: NonNullable<ReturnType<typeof modernMcp>['modern']>['headerMismatch']) => check('mcp-request-headers').evaluate({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, headerMismatch } }) }).status;
+    expect(probe({ status: 422, errorCode: null, answered: false, fetchFailure: false })).toBe('warning');
+    expect(probe({ status: null, errorCode: null, answered: false, fetchFailure: true })).toBe('couldnt_check');
   });
 });

@@ -52,7 +52,7 @@ describe('MCP transports', () => {
       expect(result).toMatchObject({ kind: 'mcp_server', ending: 'finished', siteName: 'legacy-clock' });
       const init = result.checks.find((c) => c.id === 'mcp-initialize')!;
       expect(init.status).toBe('warning');
-      expect(init.evidence.detail).toMatch(/^sse transport/);
+      expect(init.evidence.detail).toMatch(/MCP \d{4}-\d{2}-\d{2} \(initialize; server\/discover not answered.*\), sse transport/);
       expect(result.checks.find((c) => c.id === 'mcp-tools-list')!.status).toBe('passed');
       expect(result.durationMs).toBeLessThan(3000);
     } finally {

@@ -21,6 +21,7 @@ import {
   mcpToolsList,
 } from './usability/mcp-tools';
 import { mcpOriginCheck } from './usability/mcp-origin';
+import { mcpCacheHints, mcpRequestHeaders, mcpResultType, mcpStateless } from './usability/mcp-revision';
 import { docsLinks, markdownNegotiation, pricingReadable, webMcp } from './usability/web-usability';
 import type { CheckDefinition } from './types';
 
@@ -64,6 +65,10 @@ export const CHECK_CATALOG: readonly CheckDefinition[] = Object.freeze([
   mcpToolNames,
   mcpSafetyLint,
   mcpOriginCheck,
+  mcpResultType,
+  mcpCacheHints,
+  mcpRequestHeaders,
+  mcpStateless,
   mcpOutputSchema,
   mcpAppsUiResource,
   mcpAppsCsp,

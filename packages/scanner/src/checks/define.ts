@@ -40,9 +40,29 @@ export function docEvidence(doc: FetchedDoc | null | undefined, excerptFrom?: 'b
   return evidence;
 }
 
+/** A markdown link or image, inline form: [text](url "title"). */
+const MARKDOWN_LINK = /!?\[[^\]\n]*\]\([^)\s]*(?:\s+"[^"\n]*")?\)/g;
+
+/**
+ * At most `max` UTF-16 units of the text, followed by "…" when it was shortened. The cut never falls inside a
+ * surrogate pair (half an emoji is not text) nor inside a markdown link (half a URL sends a reader elsewhere): it moves
+ * back to before the link. A link that starts the text and is longer than the excerpt is dropped rather than cut.
+ */
 export function excerpt(text: string, max = 240): string {
   const clean = text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '\uFFFD');
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+  if (clean.length <= max) return clean;
+  let end = max;
+  for (const match of clean.matchAll(MARKDOWN_LINK)) {
+    const start = match.index ?? 0;
+    if (start >= end) break;
+    if (start + match[0].length > end) {
+      end = start;
+      break;
+    }
+  }
+  const code = clean.charCodeAt(end - 1);
+  if (end > 0 && code >= 0xd800 && code <= 0xdbff) end--;
+  return `${clean.slice(0, end)}…`;
 }
 
 /** A fetch that failed on our side is never the site's fault: the check cannot say anything. */

@@ -1,5 +1,6 @@
 import { CHECK_CATALOG } from '../checks/catalog';
 import { CATALOG_VERSION } from '../version';
+import { changelogMarkdown } from '../checks/changelog';
 
 export function catalogMarkdown(): string {
   const rows = CHECK_CATALOG.map((c) => `| \`${c.id}\` | ${c.name} | ${c.layer} | ${c.tier} | ${c.label ?? ''} | ${c.bonus ? 'yes' : ''} | ${c.points} | ${c.appliesTo.join(', ')} |`);
@@ -10,5 +11,6 @@ export function catalogMarkdown(): string {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    changelogMarkdown(),
   ].join('\n');
 }

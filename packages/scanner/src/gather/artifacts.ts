@@ -74,6 +74,35 @@ export interface McpOriginCheck {
   error: string | null;
 }
 
+/** The caching and result-type fields of one 2026-07-28 result (server/utilities/caching; every result carries resultType). */
+export interface McpResultHints {
+  method: string;
+  resultType: unknown;
+  ttlMs: unknown;
+  cacheScope: unknown;
+}
+
+/** What a server speaking MCP 2026-07-28 showed over a stateless exchange (see gather/mcp-modern.ts). */
+export interface McpModern {
+  supportedVersions: string[];
+  /** server/discover, each tools/list page, each resources/read, in order. */
+  results: McpResultHints[];
+  /** Mcp-Session-Id values the server handed out anyway (2026-07-28 removed protocol-level sessions, SEP-2567). */
+  sessionIds: string[];
+  /** A tools/list whose Mcp-Method header said server/discover: the server MUST reject it with 400 (SEP-2243). */
+  headerMismatch: { status: number | null; errorCode: number | null; answered: boolean; fetchFailure: boolean };
+}
+
+/** Which MCP revisions the endpoint was seen to speak, and how each was asked. */
+export interface McpRevisions {
+  /** The revision the checks judge the server by: 2026-07-28 when server/discover lists it, else initialize's. */
+  judgedBy: string | null;
+  /** server/discover with the 2026-07-28 headers: HTTP status and the versions it listed (null: no usable answer). */
+  discover: { status: number | null; supportedVersions: string[] | null };
+  /** The 2025-11-25 initialize (official SDK client): null when it was not tried. */
+  legacy: { ok: boolean; protocolVersion: string | null; error: string | null } | null;
+}
+
 export interface McpArtifact {
   endpoint: string;
   source: 'target' | 'server-card' | 'catalog' | 'api-catalog' | 'link-header' | 'llms-txt' | 'conventional-path';
@@ -97,6 +126,9 @@ export interface McpArtifact {
   uiResources: McpUiResource[];
   /** For sessions that initialized (Streamable HTTP: an initialize POST; HTTP+SSE: the stream GET); null otherwise. */
   originCheck: McpOriginCheck | null;
+  revisions: McpRevisions;
+  /** Set when the server speaks 2026-07-28 and was judged by it. */
+  modern: McpModern | null;
 }
 
 export interface Artifacts {

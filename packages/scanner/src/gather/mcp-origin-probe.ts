@@ -2,6 +2,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { GuardedFetch } from '../fetch/guarded-fetch';
 import { CATALOG_VERSION } from '../version';
 import type { McpOriginCheck } from './artifacts';
+import { MODERN_REVISION, postModern } from './mcp-modern';
 
 /** A browser origin no real page has (.invalid is reserved by RFC 6761), so no server can mean to allow it. */
 export const FOREIGN_ORIGIN = 'https://dns-rebinding-check.invalid';
@@ -15,6 +16,11 @@ export const FOREIGN_ORIGIN = 'https://dns-rebinding-check.invalid';
 export async function probeForeignOrigin(endpoint: string, options: { fetch: GuardedFetch; signal?: AbortSignal; protocolVersion: string | null; transport: 'streamable-http' | 'sse' }): Promise<McpOriginCheck> {
   // The 2024-11-05 HTTP+SSE transport carries the same MUST; its connections start with the GET that opens the stream.
   if (options.transport === 'sse') return probeSseStream(endpoint, options);
+  // A 2026-07-28 server has no initialize: ask server/discover as that page would (transports/streamable-http §Security).
+  if (options.protocolVersion === MODERN_REVISION) {
+    const reply = await postModern(endpoint, 'server/discover', {}, { fetch: options.fetch, signal: options.signal, override: { origin: FOREIGN_ORIGIN } });
+    return { origin: FOREIGN_ORIGIN, status: reply.status, error: reply.status === null ? reply.error : null };
+  }
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: 1,

@@ -8,6 +8,7 @@ import { GuardedFetchError } from '../fetch/errors';
 import { CATALOG_VERSION } from '../version';
 import type { McpArtifact, McpDiscovery, McpTool, McpUiResource } from './artifacts';
 import { probeForeignOrigin } from './mcp-origin-probe';
+import { discover, errorText, gatherModern, MODERN_REVISION, readResourceModern, type DiscoverOutcome } from './mcp-modern';
 
 const MAX_TOOL_PAGES = 10;
 const MAX_UI_RESOURCES = 5;
@@ -72,7 +73,20 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     tools: null,
     uiResources: [],
     originCheck: null,
+    revisions: { judgedBy: null, discover: { status: null, supportedVersions: null }, legacy: null },
+    modern: null,
   };
+  // Revision detection (MCP 2026-07-28 basic/versioning): server/discover with the new headers first; a server listing
+  // 2026-07-28 is judged by it, anything else gets the 2025-11-25 initialize of the official SDK client.
+  const found = await discover(endpoint, { fetch: options.fetch, signal: options.signal });
+  artifact.revisions.discover = { status: found.reply.status, supportedVersions: found.supportedVersions };
+  if (found.speaksModern) return gatherModernSession(artifact, found, options);
+  // The conventional /mcp probe stays at one request when nothing answers there: a plain 404 is no MCP endpoint of
+  // any revision (a 2026-07-28 server answers an unknown method with a JSON-RPC body, transports §Protocol Version Header).
+  if (options.sseFallback === false && found.reply.status === 404 && found.reply.message === null) {
+    artifact.initialize.error = 'HTTP 404 (no MCP endpoint here)';
+    return artifact;
+  }
   const observed: Observed = { status: null, wwwAuthenticate: null, fetchError: null, spokeJsonRpc: false };
   // Remember what the endpoint answered, because the SDK reduces a 401 to an error message.
   const watchingFetch: GuardedFetch = async (input, init) => {
@@ -127,6 +141,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
       artifact.initialize.error = connected.error ?? 'The endpoint did not complete an MCP initialize handshake';
       artifact.initialize.fetchFailure = observed.status === null && observed.fetchError !== null;
       artifact.initialize.spokeJsonRpc = observed.spokeJsonRpc;
+      artifact.revisions.legacy = { ok: false, protocolVersion: null, error: artifact.initialize.error };
     }
     return artifact;
   }
@@ -134,7 +149,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     const serverInfo = client.getServerVersion();
     artifact.initialize = {
       ok: true,
-      protocolVersion: (connected.transport as { protocolVersion?: string }).protocolVersion ?? null,
+      protocolVersion: connected.protocolVersion,
       serverInfo: serverInfo ? { name: serverInfo.name, version: serverInfo.version, title: (serverInfo as { title?: string }).title } : null,
       capabilities: (client.getServerCapabilities() as Record<string, unknown> | undefined) ?? null,
       instructions: client.getInstructions() ?? null,
@@ -142,6 +157,8 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
       fetchFailure: false,
       spokeJsonRpc: true,
     };
+    artifact.revisions.legacy = { ok: true, protocolVersion: artifact.initialize.protocolVersion, error: null };
+    artifact.revisions.judgedBy = artifact.initialize.protocolVersion;
     const [tools, originCheck] = await Promise.all([
       listTools(client, requestOptions),
       probeForeignOrigin(endpoint, { fetch: options.fetch, signal: options.signal, protocolVersion: artifact.initialize.protocolVersion, transport: artifact.transport ?? 'streamable-http' }),
@@ -155,16 +172,74 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
   return artifact;
 }
 
-async function connect(transport: Transport, requestOptions: { signal?: AbortSignal; timeout: number }): Promise<{ client: Client | null; transport: Transport; error: string | null }> {
+/** A server listing 2026-07-28 in server/discover: a stateless exchange, and the 2025-11-25 initialize only to confirm a claimed older revision. */
+async function gatherModernSession(artifact: McpArtifact, found: DiscoverOutcome, options: McpSessionOptions): Promise<McpArtifact> {
+  const endpoint = artifact.endpoint;
+  const client = { fetch: options.fetch, signal: options.signal };
+  const result = found.reply.message?.result ?? {};
+  const info = result.serverInfo as { name?: unknown; version?: unknown; title?: unknown } | undefined;
+  artifact.transport = 'streamable-http';
+  artifact.revisions.judgedBy = MODERN_REVISION;
+  artifact.initialize = {
+    ok: true,
+    protocolVersion: MODERN_REVISION,
+    serverInfo: info && typeof info.name === 'string' ? { name: info.name, version: typeof info.version === 'string' ? info.version : undefined, title: typeof info.title === 'string' ? info.title : undefined } : null,
+    capabilities: (result.capabilities as Record<string, unknown> | undefined) ?? null,
+    instructions: typeof result.instructions === 'string' ? result.instructions : null,
+    error: null,
+    fetchFailure: false,
+    spokeJsonRpc: true,
+  };
+  const claimsOlder = found.supportedVersions?.some((v) => v !== MODERN_REVISION) ?? false;
+  const [session, originCheck, legacy] = await Promise.all([
+    gatherModern(endpoint, found, client),
+    probeForeignOrigin(endpoint, { fetch: options.fetch, signal: options.signal, protocolVersion: MODERN_REVISION, transport: 'streamable-http' }),
+    claimsOlder ? confirmLegacy(endpoint, options) : Promise.resolve(null),
+  ]);
+  artifact.modern = session.modern;
+  artifact.tools = session.tools;
+  artifact.originCheck = originCheck;
+  artifact.revisions.legacy = legacy;
+  const uris = [...new Set(session.tools.items.map(uiResourceUriOf).filter((u): u is string => u !== null))].slice(0, MAX_UI_RESOURCES);
+  artifact.uiResources = await Promise.all(
+    uris.map(async (uri): Promise<McpUiResource> => {
+      if (!uri.startsWith('ui://')) return { uri, ok: false, mimeType: null, text: null, meta: null, error: 'The resource URI does not use the ui:// scheme' };
+      const { reply, hints } = await readResourceModern(endpoint, uri, client);
+      session.modern.results.push(hints);
+      const contents = reply.message?.result?.contents;
+      const content = (Array.isArray(contents) ? contents[0] : undefined) as { mimeType?: string; text?: string; _meta?: Record<string, unknown> } | undefined;
+      const error = reply.error ?? errorText(reply) ?? (content ? null : 'resources/read returned no contents');
+      return { uri, ok: Boolean(content), mimeType: content?.mimeType ?? null, text: content?.text ?? null, meta: content?._meta ?? null, error: content ? null : error };
+    }),
+  );
+  return artifact;
+}
+
+/** One 2025-11-25 initialize with the SDK client, closed at once: does the server really speak the older revision it lists? */
+async function confirmLegacy(endpoint: string, options: McpSessionOptions): Promise<NonNullable<McpArtifact['revisions']['legacy']>> {
+  const connected = await connect(new StreamableHTTPClientTransport(new URL(endpoint), { fetch: options.fetch }), { signal: options.signal, timeout: options.timeoutMs });
+  if (!connected.client) return { ok: false, protocolVersion: null, error: connected.error };
+  await connected.client.close().catch(() => undefined);
+  return { ok: true, protocolVersion: connected.protocolVersion, error: null };
+}
+
+async function connect(transport: Transport, requestOptions: { signal?: AbortSignal; timeout: number }): Promise<{ client: Client | null; transport: Transport; error: string | null; protocolVersion: string | null }> {
+  // The client hands the negotiated version to the transport; HTTP+SSE keeps no copy, so note it on the way.
+  let protocolVersion: string | null = null;
+  const setter = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    protocolVersion = version;
+    setter?.(version);
+  };
   const client = new Client({ name: 'AgentReadinessScanner', version: CATALOG_VERSION }, { capabilities: {}, jsonSchemaValidator: ACCEPT_ANY_SCHEMA });
   // The SDK reports background stream problems here; they are not scan failures.
   client.onerror = () => undefined;
   try {
     await client.connect(transport, requestOptions);
-    return { client, transport, error: null };
+    return { client, transport, error: null, protocolVersion };
   } catch (error) {
     await client.close().catch(() => undefined);
-    return { client: null, transport, error: error instanceof Error ? error.message : String(error) };
+    return { client: null, transport, error: error instanceof Error ? error.message : String(error), protocolVersion: null };
   }
 }
 

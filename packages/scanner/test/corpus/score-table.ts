@@ -1,3 +1,5 @@
+import { PERSONAS, startSandbox } from '@arl/sandbox';
+import { scan } from '../../src';
 import { scanCorpus } from './index';
 import type { RunningServer } from './processes';
 
@@ -30,6 +32,21 @@ export async function corpusScoreTable(entries: Array<{ server: string; start: (
     } finally {
       await running.close();
     }
+  }
+  return rows;
+}
+
+/** The sandbox personas, scanned the way test/personas.test.ts does, one at a time. */
+export async function personaScoreTable(): Promise<CorpusRow[]> {
+  const sandbox = await startSandbox();
+  const rows: CorpusRow[] = [];
+  try {
+    for (const persona of PERSONAS) {
+      const result = await scan(sandbox.urlOf(persona.name), { fetchPolicy: { allowPrivateNetworks: true, lookup: sandbox.lookup } });
+      rows.push({ server: `persona ${persona.name}`, url: sandbox.urlOf(persona.name).replace(/:\d+/, ''), kind: result.kind, ending: result.ending, score: result.score, grade: result.grade, failed: result.checks.filter((c) => c.status === 'failed').map((c) => c.id) });
+    }
+  } finally {
+    await sandbox.close();
   }
   return rows;
 }

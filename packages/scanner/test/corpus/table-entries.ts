@@ -3,6 +3,7 @@ import { startOAuthProtectedMcp } from './oauth-protected-mcp';
 import { startBasicMcpApp, startServerEverything } from './reference-servers';
 import type { RunningServer } from './processes';
 import { startSdkSite } from './sdk-servers';
+import { startModernMcp } from './modern-mcp';
 import { startA2aAgent, startX402Paywall, startX402V1Paywall } from './payment-and-agent-servers';
 
 /** The servers of the before/after score table in the closing notes. */
@@ -22,5 +23,17 @@ export const CORPUS_TABLE_ENTRIES: Array<{ server: string; start: () => Promise<
   } },
   { server: 'x402 v1 paywall (spec example)', start: startX402V1Paywall },
   { server: '@a2a-js/sdk agent', start: startA2aAgent },
+  { server: 'MCP 2026-07-28 stateless server (from the spec text)', start: async () => {
+    const site = await startModernMcp();
+    return { ...site, url: site.mcpUrl! };
+  } },
+  { server: 'MCP server speaking 2026-07-28 and 2025-11-25', start: async () => {
+    const site = await startModernMcp({ legacy: true });
+    return { ...site, url: site.mcpUrl! };
+  } },
+  { server: 'MCP 2025-11-25 server (official SDK)', start: async () => {
+    const site = await startSdkSite();
+    return { ...site, url: site.mcpUrl! };
+  } },
   ...Object.entries(DISCOVERY_SITES).map(([name, options]) => ({ server: `website, MCP via ${name}`, start: () => startSdkSite(options) })),
 ];

@@ -1,6 +1,7 @@
 import type { Artifacts } from '../../gather/artifacts';
 import { blockOf } from '../../gather/block-signals';
 import { parseJsonObject } from '../../util/json';
+import { MODERN_REVISION } from '../../gather/mcp-modern';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable } from '../define';
 import { isSignInWall, needsSignIn, signInDocs } from '../signals';
 
@@ -117,13 +118,20 @@ export const clientRegistration = defineCheck({
   layer: 'access',
   tier: 'recommended',
   appliesTo: ALL_KINDS,
-  description: 'Client ID Metadata Documents (client_id_metadata_document_supported) or dynamic registration (RFC 7591 registration_endpoint) let an agent become a client without a human filing a form.',
-  fix: 'Advertise client_id_metadata_document_supported: true, or a registration_endpoint for RFC 7591 dynamic client registration.',
+  description:
+    'Client ID Metadata Documents (client_id_metadata_document_supported, draft-ietf-oauth-client-id-metadata-document; preferred by MCP 2025-11-25 and 2026-07-28 basic/authorization §Client Registration) or dynamic registration (RFC 7591 registration_endpoint) let an agent become a client without a human filing a form. MCP 2026-07-28 deprecates dynamic registration: for a server judged by that revision, registration without CIMD is a warning; servers on earlier revisions are not marked down for it.',
+  fix: 'Advertise client_id_metadata_document_supported: true in the authorization server metadata (and keep a registration_endpoint for older clients if you have one).',
   evaluate(a) {
     const meta = authServerMetadata(a);
     if (!meta) return undecided([a.authorizationServer], 'what the authorization server supports') ?? outcome('not_applicable', 'No authorization server metadata to inspect');
-    if (meta.client_id_metadata_document_supported === true) return outcome('passed', 'Client ID Metadata Documents are supported', docEvidence(a.authorizationServer));
-    if (typeof meta.registration_endpoint === 'string') return outcome('passed', `Dynamic registration at ${meta.registration_endpoint}`, docEvidence(a.authorizationServer));
+    if (meta.client_id_metadata_document_supported === true) return outcome('passed', 'Client ID Metadata Documents are supported (client_id_metadata_document_supported: true)', docEvidence(a.authorizationServer));
+    if (typeof meta.registration_endpoint === 'string') {
+      const revision = a.mcp?.revisions.judgedBy;
+      if (revision === MODERN_REVISION) {
+        return outcome('warning', `Only dynamic registration at ${meta.registration_endpoint}: MCP ${MODERN_REVISION} deprecates it in favour of Client ID Metadata Documents`, docEvidence(a.authorizationServer));
+      }
+      return outcome('passed', `Dynamic registration at ${meta.registration_endpoint}${revision ? ` (the MCP server is judged by ${revision}, which predates the deprecation of dynamic registration)` : ''}`, docEvidence(a.authorizationServer));
+    }
     return outcome('failed', 'Neither client_id_metadata_document_supported nor registration_endpoint is advertised', docEvidence(a.authorizationServer, 'body'));
   },
 });

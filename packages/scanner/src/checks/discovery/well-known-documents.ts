@@ -2,6 +2,8 @@ import { parseJsonObject } from '../../util/json';
 import { parseLinkHeader } from '../../util/link-header';
 import { mcpEndpointFromCard, serverNameFromCard } from '../../gather/mcp-discovery';
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
+import { MODERN_REVISION } from '../../gather/mcp-modern';
+import { verifyAgentCardSignature } from './agent-card-signature';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
@@ -110,34 +112,74 @@ export const mcpServerCard = defineCheck({
   },
 });
 
+/** Where a card contradicts the live server, beyond its name: version, protocol revisions, transport, tools. */
+export function cardContradictions(card: Record<string, unknown>, mcp: NonNullable<Artifacts['mcp']>): string[] {
+  const found: string[] = [];
+  const info = mcp.initialize.serverInfo;
+  const cardInfo = (card.serverInfo && typeof card.serverInfo === 'object' ? card.serverInfo : {}) as Record<string, unknown>;
+  // SEP-1649 cards keep the server's version in serverInfo (their top-level version is the card format's); SEP-2127
+  // server.json keeps it at the top.
+  const cardVersion = card.serverInfo ? (typeof cardInfo.version === 'string' ? cardInfo.version : null) : typeof card.version === 'string' ? card.version : null;
+  if (cardVersion && info?.version && cardVersion !== info.version) found.push(`the card says version ${cardVersion}, the server ${info.version}`);
+  const declared = [card.protocolVersion, card.supportedProtocolVersions, card.protocolVersions].flat().filter((v): v is string => typeof v === 'string');
+  const spoken = new Set([...(mcp.modern?.supportedVersions ?? []), ...(mcp.revisions.legacy?.ok && mcp.revisions.legacy.protocolVersion ? [mcp.revisions.legacy.protocolVersion] : []), ...(mcp.initialize.protocolVersion ? [mcp.initialize.protocolVersion] : [])]);
+  if (declared.includes(MODERN_REVISION) && !mcp.modern) found.push(`the card claims MCP ${MODERN_REVISION}, but server/discover did not answer for it`);
+  if (declared.length > 0 && mcp.modern && !mcp.revisions.legacy?.ok && !declared.some((v) => spoken.has(v))) found.push(`the card claims MCP ${declared.join(', ')}, but the server speaks ${[...spoken].join(', ')}`);
+  const remotes = Array.isArray(card.remotes) ? (card.remotes as Array<{ type?: unknown }>) : [];
+  const transportType = (card.transport as { type?: unknown } | undefined)?.type;
+  const types = [...remotes.map((r) => r?.type), transportType].filter((t): t is string => typeof t === 'string').map((t) => t.toLowerCase());
+  if (types.length > 0 && mcp.transport && !types.some((t) => t === mcp.transport || (t === 'streamable_http' && mcp.transport === 'streamable-http') || (t === 'http' && mcp.transport === 'streamable-http'))) {
+    found.push(`the card names the ${types.join(', ')} transport, the server answered over ${mcp.transport}`);
+  }
+  const cardCaps = card.capabilities && typeof card.capabilities === 'object' ? (card.capabilities as Record<string, unknown>) : null;
+  if (cardCaps?.tools !== undefined && mcp.initialize.capabilities && mcp.initialize.capabilities.tools === undefined) found.push('the card declares tools, the server\'s capabilities do not');
+  return found;
+}
+
 export const mcpCardConsistent = defineCheck({
   id: 'mcp-card-consistent',
-  name: 'Server card agrees with initialize',
+  name: 'Server card agrees with the live server',
   layer: 'discovery',
   tier: 'emerging',
   appliesTo: ALL_KINDS,
-  description: 'The name in the server card should match serverInfo.name from the live initialize answer.',
-  fix: 'Generate the server card from the same configuration as the server, so name and version stay in sync.',
+  description:
+    'What the server card (SEP-1649/SEP-2127) says must be what the live server says, by the revision it speaks (2026-07-28 server/discover or 2025-11-25 initialize): the name (serverInfo.name), and where the card states them, the version, the protocol revisions, the transport and the tools capability. Each contradiction is named in the evidence.',
+  fix: 'Generate the server card from the same configuration as the server, so name, version, revisions and transport stay in sync.',
   evaluate(a) {
     const doc = serverCard(a);
     const card = isOk(doc) ? parseJsonObject(doc.body) : null;
     const info = a.mcp?.initialize.serverInfo;
-    if (!card || !info) return undecided([doc], 'what the server card says') ?? (info ? null : unreadMcp(a)) ?? outcome('not_applicable', 'Needs both a server card and a live initialize answer');
+    if (!card || !info || !a.mcp) return undecided([doc], 'what the server card says') ?? (info ? null : unreadMcp(a)) ?? outcome('not_applicable', 'Needs both a server card and a live server/discover or initialize answer');
+    const revision = `MCP ${a.mcp.revisions.judgedBy ?? a.mcp.initialize.protocolVersion ?? '?'}`;
+    const contradictions = cardContradictions(card, a.mcp);
+    const others = contradictions.length > 0 ? `; but ${contradictions.join('; ')}` : '';
+    const verdict = (status: 'passed' | 'warning' | 'failed', detail: string, excerpt = false) =>
+      outcome(status === 'passed' && contradictions.length > 0 ? 'warning' : status, `${detail} (${revision})${others}`, docEvidence(doc, excerpt || contradictions.length > 0 ? 'body' : undefined));
     const name = serverNameFromCard(card) ?? '';
     const title = typeof card.title === 'string' ? card.title : typeof (card.serverInfo as { title?: unknown } | undefined)?.title === 'string' ? String((card.serverInfo as { title: string }).title) : null;
-    if (name.toLowerCase() === info.name.toLowerCase()) return outcome('passed', `Both name the server "${info.name}"`, docEvidence(doc));
+    if (name.toLowerCase() === info.name.toLowerCase()) return verdict('passed', `Both name the server "${info.name}"`);
     if (REVERSE_DNS_NAME.test(name)) {
       // The namespace is the publisher's domain; only the server part can agree with serverInfo.
       const names = [info.name, lastSegment(info.name), info.title ?? ''].map(loose).filter(Boolean);
       if (names.includes(loose(lastSegment(name))) || (title !== null && names.includes(loose(title)))) {
-        return outcome('passed', `The registry name "${name}" (reverse-DNS by design) matches serverInfo "${info.name}"`, docEvidence(doc));
+        return verdict('passed', `The registry name "${name}" (reverse-DNS by design) matches serverInfo "${info.name}"`);
       }
-      return outcome('warning', `The registry name "${name}" and its title do not resemble serverInfo "${info.name}"${info.title ? ` ("${info.title}")` : ''}`, docEvidence(doc, 'body'));
+      return verdict('warning', `The registry name "${name}" and its title do not resemble serverInfo "${info.name}"${info.title ? ` ("${info.title}")` : ''}`, true);
     }
-    if (title !== null && info.title && loose(title) === loose(info.title)) return outcome('passed', `Both title the server "${info.title}"`, docEvidence(doc));
-    return outcome('failed', `The card says "${name}" but initialize says "${info.name}"`, docEvidence(doc, 'body'));
+    if (title !== null && info.title && loose(title) === loose(info.title)) return verdict('passed', `Both title the server "${info.title}"`);
+    return verdict('failed', `The card says "${name}" but the server says "${info.name}"`, true);
   },
 });
+
+/** A2A 0.3 fields that 1.0 moved or renamed ("What's new in A2A v1.0": Agent Card). */
+const A2A_03_FIELDS: Record<string, string> = {
+  url: 'supportedInterfaces[].url',
+  preferredTransport: 'supportedInterfaces[].protocolBinding',
+  additionalInterfaces: 'supportedInterfaces',
+  protocolVersion: 'supportedInterfaces[].protocolVersion',
+  supportsAuthenticatedExtendedCard: 'capabilities.extendedAgentCard',
+  security: 'securityRequirements',
+};
 
 export const a2aAgentCard = defineCheck({
   id: 'a2a-agent-card',
@@ -145,8 +187,9 @@ export const a2aAgentCard = defineCheck({
   layer: 'discovery',
   tier: 'emerging',
   appliesTo: WEBSITE,
-  description: '/.well-known/agent-card.json describes an A2A agent: name, endpoint URL and skills.',
-  fix: 'If you run an agent, publish /.well-known/agent-card.json with name, description, url, version and skills.',
+  description:
+    '/.well-known/agent-card.json describes an A2A agent (A2A 1.0 §8.2): name, skills, and supportedInterfaces (url, protocolBinding, protocolVersion). Fields A2A 0.3 used and 1.0 moved (url, preferredTransport, additionalInterfaces, protocolVersion, supportsAuthenticatedExtendedCard, security) are flagged; a signature (§8.4, JWS over the JCS-canonical card) is verified when its key is embedded.',
+  fix: 'If you run an agent, publish /.well-known/agent-card.json in the A2A 1.0 shape: name, description, version, skills and supportedInterfaces: [{"url": "https://you/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}].',
   evaluate(a) {
     const doc = a.wellKnown.agentCard;
     // A published, valid card is itself an agent surface, whatever else the host shows.
@@ -157,8 +200,19 @@ export const a2aAgentCard = defineCheck({
     if (doc.status !== 200) return outcome('failed', `No A2A agent card (HTTP ${doc.status})`, docEvidence(doc));
     const json = parseJsonObject(doc.body);
     if (!json) return outcome('failed', 'The agent card is not valid JSON', docEvidence(doc, 'body'));
-    if (typeof json.name !== 'string' || !Array.isArray(json.skills)) return outcome('warning', 'The agent card lacks a name or a skills list', docEvidence(doc, 'body'));
-    return outcome('passed', `Agent card "${json.name}" with ${json.skills.length} skill(s)`, docEvidence(doc, 'body'));
+    const signatures = Array.isArray(json.signatures) ? json.signatures.map((s) => verifyAgentCardSignature(json, s)) : [];
+    const bad = signatures.find((s) => s.status === 'invalid');
+    if (bad) return outcome('failed', `The agent card's signature is not valid (A2A 1.0 §8.4): ${bad.detail}`, docEvidence(doc, 'body'));
+    const signed = signatures.length === 0 ? '' : `; signature: ${signatures.map((s) => s.detail).join('; ')}`;
+    if (typeof json.name !== 'string' || !Array.isArray(json.skills)) return outcome('warning', `The agent card lacks a name or a skills list${signed}`, docEvidence(doc, 'body'));
+    const interfaces = Array.isArray(json.supportedInterfaces) ? (json.supportedInterfaces as Array<Record<string, unknown>>) : null;
+    const leftovers = Object.keys(A2A_03_FIELDS).filter((f) => f in json);
+    const moved = leftovers.map((f) => `${f} (now ${A2A_03_FIELDS[f]})`).join(', ');
+    if (!interfaces || interfaces.length === 0) return outcome('warning', `Agent card "${json.name}" is in the A2A 0.3 shape: no supportedInterfaces${moved ? `; 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
+    const versions = [...new Set(interfaces.map((i) => i?.protocolVersion).filter((v): v is string => typeof v === 'string'))];
+    const summary = `Agent card "${json.name}" (A2A ${versions.join(', ') || 'version unstated'}) with ${json.skills.length} skill(s) and ${interfaces.length} interface(s)`;
+    if (leftovers.length > 0) return outcome('warning', `${summary}; leftover A2A 0.3 fields: ${moved}${signed}`, docEvidence(doc, 'body'));
+    return outcome('passed', `${summary}${signed}`, docEvidence(doc, 'body'));
   },
 });
 

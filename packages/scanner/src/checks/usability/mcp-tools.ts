@@ -41,21 +41,33 @@ function graded(good: number, total: number, what: string, url: string, examples
 
 export const mcpInitialize = defineCheck({
   id: 'mcp-initialize',
-  name: 'MCP initialize handshake',
+  name: 'MCP handshake (server/discover or initialize)',
   layer: 'usability',
   tier: 'required',
   appliesTo: ALL_KINDS,
-  description: 'initialize over Streamable HTTP (or legacy HTTP+SSE) returns protocolVersion, capabilities and serverInfo.',
-  fix: 'Implement the Streamable HTTP transport with an official MCP SDK; POST /mcp must accept application/json and text/event-stream.',
+  description:
+    'The server says who it is and what it supports, by the revision it claims: MCP 2026-07-28 server/discover (server/discover §Response: supportedVersions, capabilities, serverInfo) or the MCP 2025-11-25 initialize handshake (basic/lifecycle §Initialization). We ask server/discover with the 2026-07-28 headers first, then initialize. A server listing an older revision beside 2026-07-28 must also complete that initialize. HTTP+SSE (deprecated since 2025-03-26, still deprecated in 2026-07-28) is a warning, never a failure.',
+  fix: 'Implement the Streamable HTTP transport with an official MCP SDK; answer server/discover (MCP 2026-07-28) and, for older clients, initialize; POST /mcp must accept application/json and text/event-stream.',
   evaluate(a) {
     const gate = mcpGate(a);
     if (gate) return gate;
-    const init = a.mcp!.initialize;
-    const found = a.mcp!.source === 'target' ? '' : `; found through ${a.mcp!.discovery.via}`;
-    const detail = `${a.mcp!.transport} transport, protocol ${init.protocolVersion ?? 'unknown'}, server "${init.serverInfo?.name ?? '?'}"${found}`;
-    if (!init.serverInfo?.name || !init.capabilities) return outcome('warning', `${detail}; serverInfo or capabilities missing`, { url: a.mcp!.endpoint });
-    if (a.mcp!.transport === 'sse') return outcome('warning', `${detail}; HTTP+SSE is deprecated since 2025-03-26`, { url: a.mcp!.endpoint, fix: 'Move to the Streamable HTTP transport.' });
-    return outcome('passed', detail, { url: a.mcp!.endpoint });
+    const mcp = a.mcp!;
+    const init = mcp.initialize;
+    const found = mcp.source === 'target' ? '' : `; found through ${mcp.discovery.via}`;
+    const url = mcp.endpoint;
+    if (mcp.modern) {
+      const legacy = mcp.revisions.legacy;
+      const others = mcp.modern.supportedVersions.filter((v) => v !== init.protocolVersion);
+      const also = others.length === 0 ? '' : legacy?.ok ? `; also speaks ${legacy.protocolVersion} (initialize)` : `; lists ${others.join(', ')} too`;
+      const detail = `MCP ${init.protocolVersion} (server/discover lists ${mcp.modern.supportedVersions.join(', ')}), server "${init.serverInfo?.name ?? '?'}"${also}${found}`;
+      if (!init.serverInfo?.name || !init.capabilities) return outcome('warning', `${detail}; serverInfo or capabilities missing (server/discover §Response Fields)`, { url });
+      if (legacy && !legacy.ok) return outcome('warning', `${detail}, but a ${others.join(', ')} initialize failed: ${legacy.error ?? 'no answer'}`, { url });
+      return outcome('passed', detail, { url });
+    }
+    const detail = `MCP ${init.protocolVersion ?? 'unknown'} (initialize; server/discover not answered, so judged by that revision), ${mcp.transport} transport, server "${init.serverInfo?.name ?? '?'}"${found}`;
+    if (!init.serverInfo?.name || !init.capabilities) return outcome('warning', `${detail}; serverInfo or capabilities missing`, { url });
+    if (mcp.transport === 'sse') return outcome('warning', `${detail}; HTTP+SSE is deprecated since 2025-03-26 (basic/transports §Backwards Compatibility)`, { url, fix: 'Move to the Streamable HTTP transport.' });
+    return outcome('passed', detail, { url });
   },
 });
 
