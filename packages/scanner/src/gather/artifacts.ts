@@ -139,6 +139,8 @@ export interface Artifacts {
   home: FetchedDoc | null;
   homeHtml: HtmlSummary | null;
   agentViews: AgentView[];
+  /** With Web Bot Auth on: the home page as our User-Agent gets it signed and unsigned, to tell which one a site challenges. */
+  signing?: { signed: FetchedDoc; unsigned: FetchedDoc } | null;
   markdown: FetchedDoc | null;
   /** Pages from the sitemap asked for markdown too (at most MAX_MARKDOWN_SAMPLES), so the verdict is a share. */
   markdownSamples: FetchedDoc[];

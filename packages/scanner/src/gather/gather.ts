@@ -20,6 +20,8 @@ export interface GatherContext {
   signal: AbortSignal;
   requestTimeoutMs: number;
   userAgent: string;
+  /** Requests carry a Web Bot Auth signature (fetch policy `signer`). */
+  signed?: boolean;
 }
 
 const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
@@ -47,6 +49,9 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
   await Promise.all([
     (async () => {
       scannerView = await fetchScannerView(fetcher, a);
+    })(),
+    (async () => {
+      if (ctx.signed) a.signing = { signed: await fetchScannerView(fetcher, a), unsigned: await fetchScannerView(fetcher, a, { unsigned: true }) };
     })(),
     (async () => {
       a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });

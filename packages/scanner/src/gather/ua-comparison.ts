@@ -1,14 +1,26 @@
 import type { Artifacts, FetchedDoc } from './artifacts';
 import { blockOf } from './block-signals';
 import type { DocFetcher } from './doc-fetcher';
+import { UNSIGNED_HEADER } from '../fetch/guarded-fetch';
 import { HTML_ACCEPT } from './user-agents';
 
 /** Statuses a site uses to turn a client away; only these become "couldn't check" when the site singles out our agent. */
 const REFUSALS = new Set([401, 403, 406, 429, 451, 503]);
 
 /** The home page as our scanner's own User-Agent gets it (the documents of the scan are fetched with that agent too). */
-export function fetchScannerView(fetcher: DocFetcher, a: Artifacts): Promise<FetchedDoc> {
-  return fetcher.get(a.targetUrl, { headers: { accept: HTML_ACCEPT } });
+export function fetchScannerView(fetcher: DocFetcher, a: Artifacts, options: { unsigned?: boolean } = {}): Promise<FetchedDoc> {
+  return fetcher.get(a.targetUrl, { headers: { accept: HTML_ACCEPT, ...(options.unsigned ? { [UNSIGNED_HEADER]: '1' } : {}) } });
+}
+
+/** A sentence for evidence when signing changed how the site answered us; null when it made no difference. */
+export function signingDifference(a: Artifacts): string | null {
+  if (!a.signing) return null;
+  const signed = a.signing.signed.status === null ? null : blockOf(a.signing.signed);
+  const unsigned = a.signing.unsigned.status === null ? null : blockOf(a.signing.unsigned);
+  if (unsigned && !signed && a.signing.signed.status !== null) return `An unsigned request met ${unsigned.reason}; the same request signed with Web Bot Auth got HTTP ${a.signing.signed.status}.`;
+  if (signed && unsigned) return `Our requests met ${signed.reason}, signed with Web Bot Auth or not.`;
+  if (signed) return `Our request signed with Web Bot Auth met ${signed.reason}; unsigned it got HTTP ${a.signing.unsigned.status}.`;
+  return null;
 }
 
 /** How our agent's home page differs materially from a browser's, in words for evidence; null when it does not. */

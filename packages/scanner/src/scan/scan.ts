@@ -92,7 +92,7 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     const fetcher = new DocFetcher(fetch);
     // MCP sessions see a WAF's answer as an unreachable server, not as a broken handshake.
     const sessionFetch = failOnBlocks(fetch);
-    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent };
+    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent, signed: policy.signer !== undefined };
 
     progress('fetching_home');
     const home = await fetcher.get(target, { headers: { 'user-agent': browserUserAgent(policy.userAgent), accept: HTML_ACCEPT } });
