@@ -22,3 +22,5 @@ export { catalogMarkdown } from './cli/catalog-markdown';
 export { CATALOG_CHANGELOG } from './checks/changelog';
 export type { CatalogChange, CatalogRelease } from './checks/changelog';
 export { CATALOG_VERSION, DEFAULT_USER_AGENT, SCANNER_CONTACT_URL } from './version';
+export { createRequestSigner, ed25519PrivateJwk, generateSigningKey, SIGNATURE_DIRECTORY_MEDIA_TYPE, SIGNATURE_DIRECTORY_PATH } from './fetch/request-signer';
+export type { RequestSigner } from './fetch/request-signer';

@@ -105,7 +105,8 @@ export function defineScanJob(deps: ScanJobDeps): void {
       // Lost lease: another worker owns the scan. Shutdown: the worker hands the job back to the queue (not an
       // attempt), and this scan runs again from the start in the next worker; neither records an ending here.
       if (ctx.signal.reason instanceof LeaseLostError || ctx.signal.reason instanceof ShutdownAbort) throw ctx.signal.reason;
-      const outcome: ScanOutcome = result.ending === 'interrupted' ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
+      // An interrupted scan whose signal never fired stopped on an error of the scanner's own: keep its cause.
+      const outcome: ScanOutcome = result.ending === 'interrupted' && ctx.signal.aborted ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
       const ended = await commitEnding(deps, scanId, outcome, (tx) => ctx.completeIn(tx));
       log.info({ domain: scan.domain, ending: outcome.ending, cause: outcome.cause, score: outcome.score, ms: result.durationMs }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: outcome.ending });

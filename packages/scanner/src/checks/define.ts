@@ -1,5 +1,6 @@
 import { pointsFor } from '../scoring/weights';
 import type { FetchedDoc } from '../gather/artifacts';
+import { blockOf } from '../gather/block-signals';
 import type { CheckLabel, CheckStatus, CheckTier, Evidence, LayerId, TargetKind } from '../types';
 import type { CheckDefinition, CheckOutcome } from './types';
 
@@ -73,11 +74,25 @@ export function unreachable(doc: FetchedDoc | null | undefined, what: string): C
   if (doc.error && doc.error.code !== 'too_large') {
     return outcome('couldnt_check', `Reading ${what} failed: ${doc.error.message}`, { url: doc.finalUrl ?? doc.url, status: doc.status });
   }
+  // A challenge or a rate limit stood in front of the document: the site may well have it.
+  const block = blockOf(doc);
+  if (block) return outcome('couldnt_check', `Couldn't check ${what}: we met ${block.reason}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}) });
+  return null;
+}
+
+/** When whether a check applies rests on documents we could not read, "does not apply" would be a guess too. */
+export function undecided(docs: ReadonlyArray<FetchedDoc | null | undefined>, question: string): CheckOutcome | null {
+  for (const doc of docs) {
+    const problem = doc ? unreachable(doc, doc.url) : null;
+    if (problem?.status !== 'couldnt_check') continue;
+    const { detail, ...where } = problem.evidence;
+    return outcome('couldnt_check', `Couldn't tell ${question}: ${detail}`, where);
+  }
   return null;
 }
 
 export function isOk(doc: FetchedDoc | null | undefined): doc is FetchedDoc {
-  return Boolean(doc && doc.status !== null && doc.status >= 200 && doc.status < 300 && !doc.error);
+  return Boolean(doc && doc.status !== null && doc.status >= 200 && doc.status < 300 && !doc.error && !blockOf(doc));
 }
 
 export function looksLikeHtml(doc: FetchedDoc): boolean {

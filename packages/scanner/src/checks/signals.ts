@@ -107,6 +107,26 @@ export function hasCommerce(a: Artifacts): boolean {
   return paymentProtocols(a).size > 0;
 }
 
+/** The documents hasCommerce reads besides the home page. */
+export function commerceDocs(a: Artifacts): Array<FetchedDoc | null | undefined> {
+  return [a.pricing, a.wellKnown.acp, a.wellKnown.ucp, a.wellKnown.agentCard, a.wellKnown.x402, a.paymentProbe, ...a.openapi, ...a.linkedPaymentProbes];
+}
+
+/** The documents isProductSite reads besides the home page (an MCP server counts once found; its discovery documents too). */
+export function productDocs(a: Artifacts): Array<FetchedDoc | null | undefined> {
+  return [...commerceDocs(a), a.wellKnown.mcpServerCard, a.wellKnown.mcpJson, a.wellKnown.apiCatalog];
+}
+
+/** The documents a website's MCP server is announced in (mcp-discovery.ts): unread, "no MCP server" is a guess. */
+export function mcpDiscoveryDocs(a: Artifacts): Array<FetchedDoc | null | undefined> {
+  return a.kind === 'website' ? [a.wellKnown.mcpServerCard, a.wellKnown.mcpJson, a.wellKnown.apiCatalog, a.llmsTxt] : [];
+}
+
+/** The documents needsSignIn reads besides the home page and the MCP session. */
+export function signInDocs(a: Artifacts): Array<FetchedDoc | null | undefined> {
+  return [a.wellKnown.oauthAuthorizationServer, a.wellKnown.openidConfiguration, ...a.openapi];
+}
+
 export function hasApiSurface(a: Artifacts): boolean {
   const links = parseLinkHeader(a.home?.headers.link ?? '', a.targetUrl);
   if (links.some((l) => l.rel.some((r) => r === 'service-desc' || r === 'service-doc' || r === 'api-catalog'))) return true;

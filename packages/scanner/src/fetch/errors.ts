@@ -9,7 +9,9 @@ export type GuardedFetchErrorCode =
   | 'too_large'
   | 'too_many_redirects'
   | 'aborted'
-  | 'network';
+  | 'network'
+  /** The answer was a challenge, a bot wall or a rate limit (block-signals.ts), not the server's own. */
+  | 'blocked';
 
 /** Every failure of the guarded fetch is one of these, so callers can turn it into data. */
 export class GuardedFetchError extends Error {

@@ -11,6 +11,12 @@ import { isIpLiteral, isPublicAddress, stripBrackets } from './address-policy';
 
 export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/**
+ * A request header of ours, never sent: a request carrying it goes out without a Web Bot Auth signature, so the scan
+ * can tell a site that challenges unsigned requests from one that challenges ours.
+ */
+export const UNSIGNED_HEADER = 'x-arl-unsigned';
+
 interface OutgoingRequest {
   url: string;
   method: string;
@@ -61,6 +67,8 @@ export function createGuardedFetch(
     if (!headers.has('user-agent')) headers.set('user-agent', policy.userAgent);
     if (!headers.has('accept')) headers.set('accept', '*/*');
     if (!headers.has('accept-encoding')) headers.set('accept-encoding', 'gzip, deflate, br');
+    const unsigned = headers.has(UNSIGNED_HEADER);
+    headers.delete(UNSIGNED_HEADER);
 
     for (let hop = 0; ; hop++) {
       throwIfAborted(signal, url);
@@ -72,6 +80,10 @@ export function createGuardedFetch(
         throw new GuardedFetchError('blocked_address', `Port ${port} of a public host is not fetched (only ${policy.publicPorts.join(', ')})`, url);
       }
       const address = testHooks.dial ? testHooks.dial(vetted) : vetted;
+      // Each hop is signed for its own authority; the signature covers nothing a redirect could carry elsewhere.
+      if (policy.signer && !unsigned) {
+        for (const [name, value] of Object.entries(await policy.signer.headersFor(method, parsed.url))) headers.set(name, value);
+      }
       const response = await requestOnce(parsed.url, address, method, headers, body, policy, limiter, signal);
       if (!REDIRECT_STATUSES.has(response.status) || request.redirect === 'manual') {
         return withUrl(response, url, hop > 0);

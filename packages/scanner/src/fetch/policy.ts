@@ -1,5 +1,6 @@
 import { DEFAULT_USER_AGENT } from '../version';
 import type { LookupFn } from './resolve';
+import type { RequestSigner } from './request-signer';
 
 export interface FetchPolicy {
   allowPrivateNetworks: boolean;
@@ -12,9 +13,11 @@ export interface FetchPolicy {
   lookup?: LookupFn;
   /** Ports a public address may be fetched on, every redirect hop included; unset allows any. */
   publicPorts?: readonly number[];
+  /** Web Bot Auth: when set, every request (each redirect hop) carries an HTTP Message Signature. */
+  signer?: RequestSigner;
 }
 
-export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'publicPorts'>> & { lookup?: LookupFn; publicPorts?: readonly number[] };
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'publicPorts' | 'signer'>> & { lookup?: LookupFn; publicPorts?: readonly number[]; signer?: RequestSigner };
 
 export const DEFAULT_FETCH_POLICY: ResolvedFetchPolicy = {
   allowPrivateNetworks: false,

@@ -1,3 +1,4 @@
+import type { BlockSignal } from './block-signals';
 import type { HtmlSummary } from '../util/html-summary';
 import type { TargetKind } from '../types';
 
@@ -10,6 +11,8 @@ export interface FetchedDoc {
   contentType: string | null;
   body: string;
   error: { code: string; message: string } | null;
+  /** Set when the answer is a challenge, a bot wall or a rate limit rather than the document (see block-signals.ts). */
+  block?: BlockSignal | null;
 }
 
 export type AgentFamily = 'training' | 'search' | 'user';
@@ -142,6 +145,8 @@ export interface Artifacts {
   home: FetchedDoc | null;
   homeHtml: HtmlSummary | null;
   agentViews: AgentView[];
+  /** With Web Bot Auth on: the home page as our User-Agent gets it signed and unsigned, to tell which one a site challenges. */
+  signing?: { signed: FetchedDoc; unsigned: FetchedDoc } | null;
   markdown: FetchedDoc | null;
   /** Pages from the sitemap asked for markdown too (at most MAX_MARKDOWN_SAMPLES), so the verdict is a share. */
   markdownSamples: FetchedDoc[];

@@ -1,6 +1,7 @@
 import { GuardedFetch } from '../fetch/guarded-fetch';
 import { GuardedFetchError } from '../fetch/errors';
 import type { FetchedDoc } from './artifacts';
+import { detectBlock } from './block-signals';
 
 export interface DocRequest {
   method?: 'GET' | 'HEAD';
@@ -58,6 +59,7 @@ export class DocFetcher {
         contentType: responseHeaders['content-type'] ?? null,
         body,
         error,
+        block: detectBlock(response.status, responseHeaders, body),
       };
     } catch (fetchError) {
       // A server that declared an oversized body did answer: keep its status so checks can blame the site, not us.

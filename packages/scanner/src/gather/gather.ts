@@ -11,6 +11,7 @@ import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked
 import { mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
 import { A2A_AGENT_CARD_TYPES, followCatalogEntries, MCP_SERVER_CARD_TYPE } from './ai-catalog-entries';
 import { gatherMcpSession } from './mcp-session';
+import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
 
 export { mcpEndpointFromCard } from './mcp-discovery';
 import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT } from './user-agents';
@@ -21,6 +22,8 @@ export interface GatherContext {
   signal: AbortSignal;
   requestTimeoutMs: number;
   userAgent: string;
+  /** Requests carry a Web Bot Auth signature (fetch policy `signer`). */
+  signed?: boolean;
 }
 
 const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
@@ -55,6 +58,7 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     a.aiCatalogAgentCards = await followCatalogEntries(fetcher, a, A2A_AGENT_CARD_TYPES);
   })();
   const wellKnownLane = gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]);
+  let scannerView: FetchedDoc | null = null;
   await Promise.all([
     robotsLane,
     ardLane,
@@ -65,6 +69,12 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       const candidates = [...new Set([...named, at('/sitemap.xml')])];
       a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
       a.markdownSamples = await sampleMarkdownPages(fetcher, a);
+    })(),
+    (async () => {
+      scannerView = await fetchScannerView(fetcher, a);
+    })(),
+    (async () => {
+      if (ctx.signed) a.signing = { signed: await fetchScannerView(fetcher, a), unsigned: await fetchScannerView(fetcher, a, { unsigned: true }) };
     })(),
     fetcher.get(at('/sitemap.xml'), { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } }),
     (async () => {
@@ -131,6 +141,8 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     })(),
   ]);
   await resolveAuthorizationServer(ctx, a);
+  const difference = scannerViewDifference(a.home, scannerView);
+  if (difference) markScannerRefusals(fetcher.seen, new Set([a.home, ...a.agentViews.map((v) => v.doc)].filter((d): d is FetchedDoc => d !== null)), difference);
 }
 
 /** Sessions opened at most, so a site announcing many endpoints cannot make the scan open many connections. */

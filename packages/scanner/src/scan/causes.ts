@@ -22,3 +22,14 @@ export function causeForFetchError(code: string, host: string, message: string, 
       return `The home page of ${host} could not be fetched: ${message}`;
   }
 }
+
+/** The home page's headers arrived, its body did not (a stalled or dripping response, a dropped connection). */
+export function causeForUnreadHome(code: string, host: string, timeoutMs: number): string {
+  if (code === 'timeout') return `${host} timed out reading the home page: its headers came, but not the whole page within ${Math.round(timeoutMs / 1000)} s.`;
+  return `The home page of ${host} could not be read completely (the connection dropped mid-page).`;
+}
+
+/** A challenge or a rate limit answered for the site: the scan is not scored, so it is not ranked either. */
+export function causeForBlockedHome(host: string, reason: string): string {
+  return `The home page of ${host} answered our scanner with ${reason}, so nothing about the site could be checked; the scan is not scored or ranked.`;
+}

@@ -18,7 +18,8 @@ import { summarize } from '../scoring/summary';
 import type { CheckResult, ScanEnding, ScanLogger, ScanResult, TargetKind } from '../types';
 import { summarizeHtml } from '../util/html-summary';
 import { CATALOG_VERSION } from '../version';
-import { causeForFetchError } from './causes';
+import { blockOf, failOnBlocks } from '../gather/block-signals';
+import { causeForBlockedHome, causeForFetchError, causeForUnreadHome } from './causes';
 import { siteNameOf } from './site-name';
 
 export const SCAN_PHASES = Object.freeze(['resolving', 'fetching_home', 'detecting_kind', 'gathering', 'checking', 'scoring'] as const);
@@ -32,6 +33,10 @@ export interface ScanOptions {
 }
 
 const INTERRUPTED_CAUSE = 'The scan was cancelled before it finished.';
+/** Shown when our own code threw: the site is not to blame, so there is no score, low or otherwise. */
+export const OUR_FAILURE_CAUSE = 'The scan stopped because of an error in the scanner itself, not in the site; it was not scored.';
+/** After the budget runs out, lanes get this long to turn their aborted fetches into data before checks run without them. */
+const BUDGET_GRACE_MS = 250;
 
 /** Never throws for target problems: every way a scan can go wrong becomes an ending with a cause. */
 export async function scan(url: string, options: ScanOptions = {}): Promise<ScanResult> {
@@ -41,6 +46,13 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
   const budget = new AbortController();
   const budgetTimer = setTimeout(() => budget.abort(new GuardedFetchError('timeout', `The scan budget of ${policy.scanBudgetMs} ms ran out`)), policy.scanBudgetMs);
   const signal = userSignal ? AbortSignal.any([userSignal, budget.signal]) : budget.signal;
+  // Hard budget: whatever a lane is still waiting for (a dripping body, a hung MCP stream), the scan moves on.
+  const givenUp = new Promise<void>((resolve) => {
+    const stop = (): void => void setTimeout(resolve, userSignal?.aborted ? 0 : BUDGET_GRACE_MS).unref?.();
+    if (signal.aborted) stop();
+    else signal.addEventListener('abort', stop, { once: true });
+  });
+  const withinBudget = <T>(work: Promise<T>): Promise<T | undefined> => Promise.race([work, givenUp.then(() => undefined)]);
   let kind: TargetKind = 'website';
   let finalUrl: string | null = null;
 
@@ -78,7 +90,9 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     const target = checked.url.href;
     const fetch = createGuardedFetch({ ...policy, signal });
     const fetcher = new DocFetcher(fetch);
-    const ctx = { fetcher, fetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent };
+    // MCP sessions see a WAF's answer as an unreachable server, not as a broken handshake.
+    const sessionFetch = failOnBlocks(fetch);
+    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent, signed: policy.signer !== undefined };
 
     progress('fetching_home');
     const home = await fetcher.get(target, { headers: { 'user-agent': browserUserAgent(policy.userAgent), accept: HTML_ACCEPT } });
@@ -89,6 +103,11 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
       return end('failed', causeForFetchError(code, checked.url.host, home.error?.message ?? '', policy.requestTimeoutMs));
     }
     finalUrl = home.finalUrl;
+    // Headers arrived but the page did not: judging a half-read page would blame the site for our timeout.
+    if (home.error && home.error.code !== 'too_large') return end('failed', causeForUnreadHome(home.error.code, checked.url.host, policy.requestTimeoutMs));
+    // A WAF answered instead of the site: nothing we could check says anything about the site, so it is not ranked.
+    const homeBlock = blockOf(home);
+    if (homeBlock) return end('failed', causeForBlockedHome(checked.url.host, homeBlock.reason));
 
     progress('detecting_kind');
     const artifacts: Artifacts = emptyArtifacts('website', target);
@@ -96,9 +115,9 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     const homeIsPage = home.status < 400 && /html/i.test(home.contentType ?? '');
     if (homeIsPage || home.body.length > 0) artifacts.homeHtml = /html/i.test(home.contentType ?? '') || /<html/i.test(home.body) ? summarizeHtml(home.body, home.finalUrl ?? target) : null;
     if (!homeIsPage || /\/(mcp|sse)\/?$/i.test(checked.url.pathname)) {
-      const session = await gatherMcpSession(target, { fetch, signal, timeoutMs: policy.requestTimeoutMs, source: 'target' });
+      const session = await withinBudget(gatherMcpSession(target, { fetch: sessionFetch, signal, timeoutMs: policy.requestTimeoutMs, source: 'target' }));
       // A handshake that failed after the endpoint answered in JSON-RPC is a broken MCP server, not a website.
-      if (session.initialize.ok || session.auth.required || session.initialize.spokeJsonRpc) {
+      if (session && (session.initialize.ok || session.auth.required || session.initialize.spokeJsonRpc)) {
         artifacts.mcp = session;
         kind = session.tools?.items.some((t) => uiResourceUriOf(t)?.startsWith('ui://')) ? 'mcp_app' : 'mcp_server';
         artifacts.kind = kind;
@@ -108,8 +127,7 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     options.logger?.debug({ url, kind, homeStatus: home.status }, 'target kind detected');
 
     progress('gathering');
-    if (kind === 'website') await gatherWebsite(ctx, artifacts);
-    else await gatherMcpTarget(ctx, artifacts);
+    await withinBudget(kind === 'website' ? gatherWebsite(ctx, artifacts) : gatherMcpTarget(ctx, artifacts));
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
 
     options.logger?.debug({ url, requests: fetcher.seen.length, failedRequests: fetcher.seen.filter((d) => d.status === null).length }, 'evidence gathered');
@@ -125,8 +143,13 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     return end('finished', null, { checks, layers: scored.layers, score: scored.score, grade: scored.grade, summary: summarize(scored.layers), siteName });
   } catch (error) {
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
-    options.logger?.warn({ error, url }, 'scan failed unexpectedly');
-    return end('failed', `The scan failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`);
+    // Target problems are data by now; an exception here is ours, and a site never pays for it with a score.
+    try {
+      options.logger?.warn({ error, url }, 'scan stopped by an error of the scanner');
+    } catch {
+      // the logger itself may be what failed
+    }
+    return end('interrupted', OUR_FAILURE_CAUSE);
   } finally {
     clearTimeout(budgetTimer);
   }

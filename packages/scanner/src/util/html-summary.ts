@@ -32,7 +32,11 @@ const CHALLENGE_MARKERS: Array<[string, RegExp]> = [
   ['"Attention Required! | Cloudflare"', /Attention Required! \| Cloudflare/i],
   ['"Checking if the site connection is secure"', /Checking if the site connection is secure/i],
   ['DataDome captcha', /captcha-delivery\.com|geo\.captcha-delivery/i],
-  ['PerimeterX block', /px-captcha|_pxCaptcha/i],
+  ['PerimeterX/HUMAN block', /px-captcha|_pxCaptcha|_pxAppId/i],
+  ['AWS WAF challenge', /awswaf\.com|AwsWafIntegration|aws-waf-token/i],
+  ['Imperva incident', /_Incapsula_Resource|Incapsula incident ID/i],
+  ['Akamai reference', /errors\.edgesuite\.net|Reference&#32;&#35;\d+\.[0-9a-f]+|Reference #\d+\.[0-9a-f]+\.\d+/i],
+  ['"Vercel Security Checkpoint"', /Vercel Security Checkpoint/i],
 ];
 
 /** Only the body is read for challenge markers: CSP headers legitimately name challenge hosts. */

@@ -1,3 +1,5 @@
+import { blockOf } from '../../gather/block-signals';
+import { signingDifference } from '../../gather/ua-comparison';
 import { findChallengeMarkers } from '../../util/html-summary';
 import { defineCheck, docEvidence, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
 import { isSignInWall } from '../signals';
@@ -15,7 +17,8 @@ export const aiAgentsNotBlocked = defineCheck({
   evaluate(a) {
     const browser = unreachable(a.home, 'the home page');
     if (browser) return browser;
-    const views = a.agentViews.filter((v) => v.doc.status !== null);
+    // A rate limit met during the scan is load, not a policy against agents: that view says nothing.
+    const views = a.agentViews.filter((v) => v.doc.status !== null && !v.doc.error && blockOf(v.doc)?.kind !== 'rate_limit');
     if (views.length === 0) return unreachable(a.agentViews[0]?.doc ?? null, 'the home page as an AI agent')!;
     const browserStatus = a.home!.status!;
     const blocked = views.filter((v) => BLOCKING.has(v.doc.status!) && v.doc.status !== browserStatus);
@@ -42,13 +45,16 @@ export const noBotChallenge = defineCheck({
     for (const view of views) {
       const doc = view.doc!;
       const header = doc.headers['cf-mitigated'];
-      if (header && /challenge/i.test(header)) return outcome('failed', `${view.agent} was served a challenge`, { ...docEvidence(doc, 'body'), header: `cf-mitigated: ${header}` });
+      const signing = signingDifference(a);
+      const note = signing ? `. ${signing}` : '';
+      if (header && /challenge/i.test(header)) return outcome('failed', `${view.agent} was served a challenge${note}`, { ...docEvidence(doc, 'body'), header: `cf-mitigated: ${header}` });
       const markers = findChallengeMarkers(doc.body);
       if (markers.length > 0 && (doc.status! >= 400 || markers.length >= 2)) {
-        return outcome('failed', `${view.agent} was served a challenge page (${markers.join(', ')})`, docEvidence(doc, 'body'));
+        return outcome('failed', `${view.agent} was served a challenge page (${markers.join(', ')})${note}`, docEvidence(doc, 'body'));
       }
     }
-    return outcome('passed', `No challenge for ${views.map((v) => v.agent).join(', ')}`, docEvidence(a.home));
+    const signing = signingDifference(a);
+    return outcome('passed', `No challenge for ${views.map((v) => v.agent).join(', ')}${signing ? `. ${signing}` : ''}`, docEvidence(a.home));
   },
 });
 

@@ -1,8 +1,9 @@
 import type { Artifacts } from '../../gather/artifacts';
+import { blockOf } from '../../gather/block-signals';
 import { parseJsonObject } from '../../util/json';
 import { MODERN_REVISION } from '../../gather/mcp-modern';
-import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable } from '../define';
-import { isSignInWall, needsSignIn } from '../signals';
+import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable } from '../define';
+import { isSignInWall, needsSignIn, signInDocs } from '../signals';
 
 function authServerMetadata(a: Artifacts): Record<string, unknown> | null {
   return isOk(a.authorizationServer) ? parseJsonObject(a.authorizationServer.body) : null;
@@ -50,7 +51,7 @@ export const oauthDiscovery = defineCheck({
     'RFC 8414 authorization server metadata (or OpenID Connect discovery) with issuer, authorization_endpoint and token_endpoint, found the way MCP 2025-11-25 clients look: RFC 8414 path insertion, OIDC path insertion, then OIDC path appending. Its issuer must be the issuer it was fetched for (RFC 8414 §3.3).',
   fix: 'Publish /.well-known/oauth-authorization-server with issuer, authorization_endpoint, token_endpoint and code_challenge_methods_supported.',
   evaluate(a) {
-    if (!oauthExpected(a)) return outcome('not_applicable', 'Nothing here requires signing in for an agent');
+    if (!oauthExpected(a)) return undecided(signInDocs(a), 'whether anything here needs signing in') ?? outcome('not_applicable', 'Nothing here requires signing in for an agent');
     const doc = a.authorizationServer;
     const problem = unreachable(doc, 'the authorization server metadata');
     if (problem || !doc) return problem!;
@@ -104,7 +105,7 @@ export const pkceS256 = defineCheck({
   fix: 'Support PKCE and list "code_challenge_methods_supported": ["S256"] in the authorization server metadata.',
   evaluate(a) {
     const meta = authServerMetadata(a);
-    if (!meta) return outcome('not_applicable', 'No authorization server metadata to inspect');
+    if (!meta) return undecided([a.authorizationServer], 'what the authorization server supports') ?? outcome('not_applicable', 'No authorization server metadata to inspect');
     const methods = meta.code_challenge_methods_supported;
     if (Array.isArray(methods) && methods.includes('S256')) return outcome('passed', 'S256 is advertised', docEvidence(a.authorizationServer));
     return outcome('failed', `code_challenge_methods_supported is ${JSON.stringify(methods ?? null)}`, docEvidence(a.authorizationServer, 'body'));
@@ -122,7 +123,7 @@ export const clientRegistration = defineCheck({
   fix: 'Advertise client_id_metadata_document_supported: true in the authorization server metadata (and keep a registration_endpoint for older clients if you have one).',
   evaluate(a) {
     const meta = authServerMetadata(a);
-    if (!meta) return outcome('not_applicable', 'No authorization server metadata to inspect');
+    if (!meta) return undecided([a.authorizationServer], 'what the authorization server supports') ?? outcome('not_applicable', 'No authorization server metadata to inspect');
     if (meta.client_id_metadata_document_supported === true) return outcome('passed', 'Client ID Metadata Documents are supported (client_id_metadata_document_supported: true)', docEvidence(a.authorizationServer));
     if (typeof meta.registration_endpoint === 'string') {
       const revision = a.mcp?.revisions.judgedBy;
@@ -145,7 +146,8 @@ export const honestRateLimits = defineCheck({
   fix: 'Send Retry-After (seconds or a date) with every 429 response.',
   evaluate(a) {
     const docs = [a.home, a.robots, a.llmsTxt, a.markdown, a.pricing, ...a.agentViews.map((v) => v.doc), ...Object.values(a.wellKnown)];
-    const limited = docs.filter((d) => d?.status === 429);
+    // A WAF's challenge answered with 429 is not the site's rate limit.
+    const limited = docs.filter((d) => d?.status === 429 && blockOf(d)?.kind !== 'challenge');
     if (limited.length === 0) return outcome('not_applicable', 'No request of this scan was rate limited');
     const without = limited.find((d) => !d!.headers['retry-after']);
     if (without) return outcome('failed', '429 without Retry-After', docEvidence(without));

@@ -1,6 +1,6 @@
 import { parseJsonObject } from '../../util/json';
-import { defineCheck, docEvidence, outcome, unreachable, WEBSITE } from '../define';
-import { isProductSite } from '../signals';
+import { defineCheck, docEvidence, outcome, undecided, unreachable, WEBSITE } from '../define';
+import { isProductSite, productDocs } from '../signals';
 
 const VIA: Record<string, string> = {
   link: 'a rel="ai-catalog" link',
@@ -36,7 +36,7 @@ export const ardManifest = defineCheck({
   evaluate(a) {
     const found = a.ard;
     if (!found) {
-      if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so an ARD manifest is not expected');
+      if (!isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product surface was found, so an ARD manifest is not expected');
       const answered = a.ardTried.find((d) => d.status !== null);
       if (!answered) return unreachable(a.ardTried[0] ?? null, 'the ARD manifest')!;
       return outcome('failed', `No ARD manifest (tried ${a.ardTried.map((d) => `${new URL(d.url).pathname} → ${d.status ?? 'no answer'}`).join(', ')})`, docEvidence(answered));

@@ -1,6 +1,6 @@
 import type { FetchedDoc } from '../../gather/artifacts';
 import { parseLinkHeader } from '../../util/link-header';
-import { defineCheck, docEvidence, isOk, looksBinary, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
+import { defineCheck, docEvidence, isOk, looksBinary, looksLikeHtml, outcome, undecided, unreachable, WEBSITE } from '../define';
 
 export function llmsTxtStructure(body: string): { h1: boolean; summary: boolean; linkSections: number } {
   const lines = body.split(/\r?\n/);
@@ -60,7 +60,7 @@ export const llmsTxtLinked = defineCheck({
   description: 'Agents rarely guess file names: a link from the home page (or a Link header) makes llms.txt discoverable.',
   fix: 'Link /llms.txt from the home page (<link rel="alternate" type="text/markdown" href="/llms.txt"> or a footer link), or send Link: </llms.txt>; rel="describedby".',
   evaluate(a) {
-    if (!isOk(a.llmsTxt) || !isMarkdownText(a.llmsTxt)) return outcome('not_applicable', 'There is no llms.txt to link to');
+    if (!isOk(a.llmsTxt) || !isMarkdownText(a.llmsTxt)) return undecided([a.llmsTxt], 'whether there is an llms.txt to link to') ?? outcome('not_applicable', 'There is no llms.txt to link to');
     const inHeader = parseLinkHeader(a.home?.headers.link ?? '', a.targetUrl).find((l) => /llms(-full)?\.txt$/i.test(l.href));
     if (inHeader) return outcome('passed', 'The home page Link header points to llms.txt', { url: a.home?.finalUrl ?? a.targetUrl, header: `link: ${a.home?.headers.link}` });
     const inPage = a.homeHtml?.links.find((l) => /\/llms(-full)?\.txt$/i.test(l.href));

@@ -37,8 +37,13 @@ export const sitemap = defineCheck({
     if (a.sitemaps.length === 0) return outcome('couldnt_check', 'No sitemap location was fetched');
     const valid = a.sitemaps.find((d) => d.status === 200 && !d.error && /<(urlset|sitemapindex)[\s>]/.test(d.body) && /<\/(urlset|sitemapindex)>\s*$/.test(d.body.trim()));
     if (valid) return outcome('passed', `Sitemap found with ${(valid.body.match(/<loc>/g) ?? []).length} entries`, docEvidence(valid, 'body'));
+    // Endless redirects are the site's doing; a location we could not read might have held the sitemap.
+    const problems = a.sitemaps.map((d) => unreachable(d, 'the sitemap')).filter((o) => o !== null);
+    const redirecting = problems.find((o) => o.status === 'failed');
+    const unread = problems.find((o) => o.status === 'couldnt_check');
+    if (unread) return unread;
     const answered = a.sitemaps.filter((d) => d.status !== null);
-    if (answered.length === 0) return a.sitemaps.map((d) => unreachable(d, 'the sitemap')!).find((o) => o.status === 'failed') ?? unreachable(a.sitemaps[0], 'the sitemap')!;
+    if (answered.length === 0) return redirecting ?? unreachable(a.sitemaps[0], 'the sitemap')!;
     const malformed = answered.find((d) => d.status === 200 && /<(urlset|sitemapindex)[\s>]/.test(d.body));
     if (malformed) return outcome('failed', 'The sitemap is malformed XML (the <urlset>/<sitemapindex> element is never closed)', docEvidence(malformed, 'body'));
     const first = answered[0];

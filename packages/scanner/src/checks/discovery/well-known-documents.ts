@@ -5,8 +5,9 @@ import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import { MODERN_REVISION } from '../../gather/mcp-modern';
 import { verifyAgentCardSignature } from './agent-card-signature';
 import { judgedAgentCard } from '../../gather/agent-card';
-import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, unreachable, WEBSITE } from '../define';
-import { hasApiSurface, isProductSite, validOpenApi } from '../signals';
+import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
+import { unreadMcp } from '../usability/mcp-tools';
+import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
 
 const DISCOVERY_RELS = ['api-catalog', 'service-desc', 'service-doc', 'describedby'];
 
@@ -39,7 +40,7 @@ export const apiCatalog = defineCheck({
   description: 'RFC 9727 api-catalog: a linkset (RFC 9264) naming each API with its service-desc and service-doc.',
   fix: 'Serve /.well-known/api-catalog as application/linkset+json: {"linkset":[{"anchor":"https://you/api","service-desc":[{"href":"https://you/openapi.json"}]}]}.',
   evaluate(a) {
-    if (!isProductSite(a)) return outcome('not_applicable', 'No product, API or commerce surface was found, so an API catalog is not expected');
+    if (!isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product, API or commerce surface was found, so an API catalog is not expected');
     const doc = a.wellKnown.apiCatalog;
     const problem = unreachable(doc, '/.well-known/api-catalog');
     if (problem || !doc) return problem!;
@@ -62,9 +63,11 @@ export const openApi = defineCheck({
   description: 'A valid OpenAPI (3.x) or Swagger (2.0) document at /openapi.json, /swagger.json or the Link service-desc target.',
   fix: 'Publish your API description at /openapi.json and link it with Link: </openapi.json>; rel="service-desc".',
   evaluate(a) {
-    if (!hasApiSurface(a)) return outcome('not_applicable', 'The site shows no API (no API links, service-desc or api-catalog)');
+    if (!hasApiSurface(a)) return undecided(a.openapi, 'whether the site has an API') ?? outcome('not_applicable', 'The site shows no API (no API links, service-desc or api-catalog)');
     const valid = a.openapi.find((d) => isOk(d) && validOpenApi(d) !== null);
     if (valid) return outcome('passed', `OpenAPI ${validOpenApi(valid)} document found`, docEvidence(valid, 'body'));
+    const unread = undecided(a.openapi, 'whether the site publishes an OpenAPI description');
+    if (unread) return unread;
     const answered = a.openapi.filter((d) => d.status !== null);
     if (answered.length === 0) return unreachable(a.openapi[0] ?? null, 'the OpenAPI document')!;
     const invalid = answered.find((d) => d.status === 200);
@@ -96,7 +99,7 @@ export const mcpServerCard = defineCheck({
   description: 'A server card at /.well-known/mcp/server-card.json (SEP-1649/SEP-2127) lets clients find and describe the MCP server before connecting.',
   fix: 'Serve /.well-known/mcp/server-card.json with name, version, description and remotes: [{"type":"streamable-http","url":"https://you/mcp"}].',
   evaluate(a) {
-    if (a.kind === 'website' && !isProductSite(a)) return outcome('not_applicable', 'No product or API surface was found, so an MCP server is not expected');
+    if (a.kind === 'website' && !isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product or API surface was found, so an MCP server is not expected');
     const doc = serverCard(a);
     const problem = unreachable(doc, 'the MCP server card');
     if (problem || !doc) return problem!;
@@ -147,7 +150,7 @@ export const mcpCardConsistent = defineCheck({
     const doc = serverCard(a);
     const card = isOk(doc) ? parseJsonObject(doc.body) : null;
     const info = a.mcp?.initialize.serverInfo;
-    if (!card || !info || !a.mcp) return outcome('not_applicable', 'Needs both a server card and a live server/discover or initialize answer');
+    if (!card || !info || !a.mcp) return undecided([doc], 'what the server card says') ?? (info ? null : unreadMcp(a)) ?? outcome('not_applicable', 'Needs both a server card and a live server/discover or initialize answer');
     const revision = `MCP ${a.mcp.revisions.judgedBy ?? a.mcp.initialize.protocolVersion ?? '?'}`;
     const contradictions = cardContradictions(card, a.mcp);
     const others = contradictions.length > 0 ? `; but ${contradictions.join('; ')}` : '';
@@ -194,7 +197,7 @@ export const a2aAgentCard = defineCheck({
     const via = listedAs ? ` (listed in the AI Catalog as ${listedAs.slice(0, 80)})` : '';
     // A published, valid card is itself an agent surface, whatever else the host shows.
     const published = isOk(doc) && parseJsonObject(doc.body) !== null;
-    if (!published && !isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
+    if (!published && !isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
     const problem = unreachable(doc, '/.well-known/agent-card.json');
     if (problem || !doc) return problem!;
     if (doc.status !== 200) return outcome('failed', `No A2A agent card (HTTP ${doc.status})`, docEvidence(doc));
@@ -226,7 +229,7 @@ export const agentSkills = defineCheck({
   description: '/.well-known/agent-skills/index.json lists skills an agent can install to use the product.',
   fix: 'Publish /.well-known/agent-skills/index.json listing your SKILL.md files.',
   evaluate(a) {
-    if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found');
+    if (!isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product surface was found');
     const doc = a.wellKnown.agentSkills;
     const problem = unreachable(doc, '/.well-known/agent-skills/index.json');
     if (problem || !doc) return problem!;

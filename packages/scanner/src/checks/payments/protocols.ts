@@ -1,17 +1,20 @@
 import type { Artifacts } from '../../gather/artifacts';
 import { parseJsonObject } from '../../util/json';
 import type { CheckOutcome } from '../types';
-import { ALL_KINDS, defineCheck, docEvidence, outcome } from '../define';
-import { ap2Extension, hasCommerce, PaymentProtocol, paymentProtocols } from '../signals';
+import { ALL_KINDS, defineCheck, docEvidence, outcome, undecided } from '../define';
+import { ap2Extension, commerceDocs, hasCommerce, PaymentProtocol, paymentProtocols } from '../signals';
 import { declaresMpp, declaresX402, paymentAuthChallenges, x402Challenges } from '../payment-signals';
 
 const NAMES: Record<PaymentProtocol, string> = { x402: 'x402', 'payment-auth': 'the Payment auth scheme', acp: 'ACP', ucp: 'UCP', ap2: 'AP2' };
 
 /** Any one protocol satisfies the layer: the others become not applicable instead of failing. */
 function judge(a: Artifacts, protocol: PaymentProtocol, found: () => CheckOutcome): CheckOutcome {
-  if (!hasCommerce(a)) return outcome('not_applicable', 'No commerce was detected, so agent payments do not apply');
+  if (!hasCommerce(a)) return undecided(commerceDocs(a), 'whether the site sells anything') ?? outcome('not_applicable', 'No commerce was detected, so agent payments do not apply');
   const present = paymentProtocols(a);
   if (present.has(protocol)) return found();
+  // A discovery document we could not read may hold this very protocol.
+  const unread = undecided(commerceDocs(a), `whether the site supports ${NAMES[protocol]}`);
+  if (unread) return unread;
   if (present.size > 0) return outcome('not_applicable', `Agent payments are already covered by ${[...present].map((p) => NAMES[p]).join(', ')}`);
   return outcome('failed', `The site sells something but supports no agent payment protocol (looked for x402, Payment auth, ACP, UCP, AP2)`, { url: a.paymentProbe?.url ?? a.origin });
 }

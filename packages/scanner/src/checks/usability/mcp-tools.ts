@@ -1,12 +1,13 @@
 import type { Artifacts, McpTool } from '../../gather/artifacts';
 import { uiResourceUriOf } from '../../gather/mcp-session';
 import type { CheckOutcome } from '../types';
-import { ALL_KINDS, defineCheck, excerpt, outcome } from '../define';
+import { ALL_KINDS, defineCheck, excerpt, outcome, undecided } from '../define';
+import { mcpDiscoveryDocs } from '../signals';
 import { validateAgainstMetaSchema } from './json-schema-dialects';
 
 /** Shared applicability: MCP checks need a live session; an OAuth wall means we could not look. */
 export function mcpGate(a: Artifacts): CheckOutcome | null {
-  if (!a.mcp) return outcome('not_applicable', 'No MCP server was found');
+  if (!a.mcp) return undecided(mcpDiscoveryDocs(a), 'whether the site has an MCP server') ?? outcome('not_applicable', 'No MCP server was found');
   if (a.mcp.auth.required && !a.mcp.initialize.ok) return outcome('couldnt_check', 'The MCP server requires OAuth sign-in before it answers', { url: a.mcp.endpoint, status: a.mcp.auth.status });
   if (!a.mcp.initialize.ok) {
     return a.mcp.initialize.fetchFailure
@@ -14,6 +15,12 @@ export function mcpGate(a: Artifacts): CheckOutcome | null {
       : outcome('failed', `The MCP handshake failed: ${a.mcp.initialize.error}${a.mcp.source === 'target' ? '' : ` (server found through ${a.mcp.discovery.via})`}`, { url: a.mcp.endpoint });
   }
   return null;
+}
+
+/** The gate's couldnt_check alone: for checks that otherwise do not apply without a session. */
+export function unreadMcp(a: Artifacts): CheckOutcome | null {
+  const gate = mcpGate(a);
+  return gate?.status === 'couldnt_check' ? gate : null;
 }
 
 function toolsGate(a: Artifacts): CheckOutcome | { tools: McpTool[] } {
@@ -286,7 +293,7 @@ export const mcpAppsCsp = defineCheck({
   fix: 'Add _meta.ui.csp {connectDomains, resourceDomains} to each ui:// resource.',
   evaluate(a) {
     const resources = a.mcp?.uiResources.filter((r) => r.ok) ?? [];
-    if (resources.length === 0) return outcome('not_applicable', 'No UI resources were read');
+    if (resources.length === 0) return unreadMcp(a) ?? outcome('not_applicable', 'No UI resources were read');
     const declared = resources.filter((r) => (r.meta?.ui as { csp?: unknown } | undefined)?.csp);
     if (declared.length === resources.length) return outcome('passed', 'Every view declares _meta.ui.csp', { url: a.mcp!.endpoint });
     return outcome('failed', `${resources.length - declared.length} view(s) without _meta.ui.csp`, { url: a.mcp!.endpoint });

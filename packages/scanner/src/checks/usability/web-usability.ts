@@ -1,8 +1,8 @@
 import { registersWebMcpTools } from '../../util/html-summary';
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import type { CheckOutcome } from '../types';
-import { defineCheck, docEvidence, excerpt, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
-import { hasCommerce, isProductSite, pricingPageShowsPrices, structuredOffers } from '../signals';
+import { defineCheck, docEvidence, excerpt, isOk, looksLikeHtml, outcome, undecided, unreachable, WEBSITE } from '../define';
+import { commerceDocs, hasCommerce, isProductSite, productDocs, pricingPageShowsPrices, structuredOffers } from '../signals';
 
 export const markdownNegotiation = defineCheck({
   id: 'markdown-negotiation',
@@ -61,7 +61,7 @@ export const pricingReadable = defineCheck({
   description: 'A public pricing page whose plans carry schema.org Offer / AggregateOffer with price and priceCurrency.',
   fix: 'Add JSON-LD to /pricing: a Product with offers [{"@type":"Offer","name":"Pro","price":"49","priceCurrency":"USD"}].',
   evaluate(a) {
-    if (!hasCommerce(a)) return outcome('not_applicable', 'No commerce was detected (no priced pricing page, offers or checkout)');
+    if (!hasCommerce(a)) return undecided(commerceDocs(a), 'whether the site sells anything') ?? outcome('not_applicable', 'No commerce was detected (no priced pricing page, offers or checkout)');
     const offers = structuredOffers(a);
     if (offers.length > 0) {
       const example = offers.find((o) => typeof o.name === 'string' && Number(o.price) > 0) ?? offers[0];
@@ -82,7 +82,7 @@ export const docsLinks = defineCheck({
   description: 'An agent starting at the home page can reach documentation or an API reference in one hop.',
   fix: 'Link "Docs" and "API" from the home page navigation or footer.',
   evaluate(a) {
-    if (!isProductSite(a)) return outcome('not_applicable', 'No product surface was found, so documentation is not expected');
+    if (!isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product surface was found, so documentation is not expected');
     const problem = unreachable(a.home, 'the home page');
     if (problem) return problem;
     const links = a.homeHtml?.links ?? [];
@@ -110,6 +110,8 @@ export const webMcp = defineCheck({
     if (html?.webmcpScript) return outcome('passed', 'An inline script registers WebMCP tools', docEvidence(a.home));
     const script = (a.scripts ?? []).find((s) => isOk(s) && registersWebMcpTools(s.body));
     if (script) return outcome('passed', `${script.finalUrl ?? script.url} registers WebMCP tools`, { ...docEvidence(script), excerpt: excerptAround(script.body, /\bregisterTool\s*\(|\bprovideContext\s*\(/) });
+    const unread = undecided(a.scripts ?? [], 'whether the page scripts register WebMCP tools');
+    if (unread) return unread;
     const read = (a.scripts ?? []).filter(isOk).length;
     return outcome('failed', `No WebMCP declarations on the home page${read > 0 ? ` or in its ${read} script file(s)` : ''}`, docEvidence(a.home));
   },

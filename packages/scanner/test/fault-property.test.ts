@@ -1,0 +1,71 @@
+import fc from 'fast-check';
+import { createPersonaHandler, PERSONAS } from '@arl/sandbox';
+import { scan } from '../src';
+import type { ScanResult } from '../src';
+import { FAULTS, startFaultyServer, type FaultyServer } from './fixtures/faulty-server';
+
+/**
+ * Property (issue 19): a fetch error, a block or a timeout on our side of the wire only ever moves a check to
+ * couldnt_check, never to failed or to any other verdict. Faults are injected on the wire in front of real persona
+ * sites: any request of the scan (keyed by method, path, User-Agent and Accept) may be reset, stalled, dripped,
+ * challenged or rate limited.
+ */
+/**
+ * The checks whose very subject is how the site answers: a challenge served to an AI agent's User-Agent is what
+ * ai-agents-not-blocked and no-bot-challenge report, and a rate limit is what honest-429 judges. Only those may move
+ * elsewhere than couldnt_check, and only for a fault of that kind.
+ */
+function subjectsOf(faults: Array<{ key: string; fault: string }>): Set<string> {
+  const ids = new Set<string>();
+  for (const { key, fault } of faults) {
+    if (/testing how/.test(key) && ['challenge', 'waf_403', 'vercel'].includes(fault)) ['ai-agents-not-blocked', 'no-bot-challenge'].forEach((id) => ids.add(id));
+    if (fault === 'rate_limit') ids.add('honest-429');
+  }
+  return ids;
+}
+
+const POLICY = { allowPrivateNetworks: true, requestTimeoutMs: 400, scanBudgetMs: 8000 };
+const SUBJECTS = ['exemplary', 'typical-saas', 'content-site'] as const;
+
+describe('faults at the fetch layer never fail a check', () => {
+  let server: FaultyServer;
+  beforeAll(async () => {
+    server = await startFaultyServer(createPersonaHandler(PERSONAS));
+  });
+  afterAll(() => server.close());
+
+  const urlOf = (name: string): string => {
+    const persona = PERSONAS.find((p) => p.name === name)!;
+    return `http://${persona.hostname}:${server.port}${persona.path}`;
+  };
+  const run = (url: string): Promise<ScanResult> => scan(url, { fetchPolicy: { ...POLICY, lookup: server.lookup } });
+
+  it.each(SUBJECTS)('%s: every faulted scan keeps each verdict or says couldnt_check', async (name) => {
+    server.reset();
+    const baseline = await run(urlOf(name));
+    expect(baseline.ending).toBe('finished');
+    const keys = [...server.keys];
+    const homeKey = keys[0];
+    const before = new Map(baseline.checks.map((c) => [c.id, c.status]));
+
+    await fc.assert(
+      fc.asyncProperty(fc.uniqueArray(fc.tuple(fc.nat({ max: keys.length - 1 }), fc.constantFrom(...FAULTS)), { minLength: 1, maxLength: 4, selector: ([i]) => i }), async (picks) => {
+        server.reset();
+        for (const [i, fault] of picks) server.faults.set(keys[i], fault);
+        const result = await run(urlOf(name));
+        if (server.faults.has(homeKey)) {
+          // The home page as a browser gets it: without it nothing is judged, and nothing is ranked.
+          expect({ ending: result.ending, score: result.score }).toEqual({ ending: 'failed', score: null });
+          return;
+        }
+        expect(result.ending).toBe('finished');
+        const exempt = subjectsOf(picks.map(([i, fault]) => ({ key: keys[i], fault })));
+        const moved = result.checks
+          .filter((c) => c.status !== before.get(c.id) && c.status !== 'couldnt_check' && !exempt.has(c.id))
+          .map((c) => ({ id: c.id, before: before.get(c.id), after: c.status, detail: c.evidence.detail }));
+        expect({ faults: picks.map(([i, f]) => `${f} ${keys[i]}`), moved }).toEqual({ faults: picks.map(([i, f]) => `${f} ${keys[i]}`), moved: [] });
+      }),
+      { numRuns: 25 },
+    );
+  }, 240_000);
+});
