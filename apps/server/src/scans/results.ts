@@ -17,6 +17,26 @@ export interface EndScanDeps {
   queue: JobQueue;
   publicUrl: string;
   now: Date;
+  /**
+   * Runs last in the transaction that ends the scan (webhooks queue their deliveries there: an outbox); returns the
+   * job kinds to wake once it commits.
+   */
+  onEnded?(tx: Tx, ended: EndedScan): Promise<string[]>;
+}
+
+/** What a scan's end was, for whoever follows it (webhooks/events.ts). */
+export interface EndedScan {
+  scanId: string;
+  domain: string;
+  /** The company the scan belongs to (null for an unscored scan of an unknown domain). */
+  companyId: string | null;
+  /** Whether the scan set the company's result (a finished scan with a score). */
+  scored: boolean;
+  outcome: ScanOutcome;
+  cause: string;
+  endedAt: Date;
+  /** Community companies' pages need ?community=include. */
+  community: boolean;
 }
 
 const DEFAULT_CAUSE: Record<ScanResult['ending'], string> = {
@@ -31,7 +51,9 @@ const DEFAULT_CAUSE: Record<ScanResult['ending'], string> = {
  * scan had already ended. Every write is raw SQL and the rows of a scan go in as one JSON document per table: with
  * the embedded database each statement (and each of Prisma's per-row parameters) is work on the event loop.
  */
-export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps: EndScanDeps): Promise<{ scored: boolean; mails: number } | null> {
+export async function endScan(
+  tx: Tx, scanId: string, outcome: ScanOutcome, deps: EndScanDeps,
+): Promise<{ scored: boolean; mails: number; wake: string[] } | null> {
   const [scan] = await tx.$queryRawUnsafe<Array<{
     id: string; state: string; url: string; domain: string; origin: string; company_id: string | null; recipients: string[] | null;
   }>>(
@@ -124,5 +146,8 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     });
     await queueMail(tx, deps.queue, { scanId: scan.id, to: email, ...mail });
   }
-  return { scored, mails: recipients.length };
+  const wake = (await deps.onEnded?.(tx, {
+    scanId: scan.id, domain: scan.domain, companyId, scored, outcome, cause, endedAt: now, community,
+  })) ?? [];
+  return { scored, mails: recipients.length, wake };
 }

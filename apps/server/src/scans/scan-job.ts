@@ -10,7 +10,7 @@ import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
-import { endScan, type ScanOutcome } from './results';
+import { endScan, type EndScanDeps, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
 
@@ -28,6 +28,8 @@ export interface ScanJobDeps {
   publicUrl: string;
   concurrency: number;
   fetchPolicy: Partial<FetchPolicy>;
+  /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
+  onEnded?: EndScanDeps['onEnded'];
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -50,11 +52,12 @@ export function defineScanJob(deps: ScanJobDeps): void {
   const { db, queue, clock } = deps;
 
   const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
-    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock() });
+    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock(), onEnded: deps.onEnded });
 
-  const afterEnd = async (ended: { scored: boolean; mails: number } | null) => {
+  const afterEnd = async (ended: { scored: boolean; mails: number; wake: string[] } | null) => {
     // Only a scan with recipients queued mail: waking the mail worker for nothing costs a claim statement per scan.
     if (ended && ended.mails > 0) queue.notify(MAIL_JOB);
+    for (const kind of ended?.wake ?? []) queue.notify(kind);
     if (ended?.scored) await deps.changes.publish().catch((err) => deps.logger.warn({ err }, 'change publish failed'));
   };
 
@@ -108,12 +111,15 @@ export function defineScanJob(deps: ScanJobDeps): void {
       const cause = /lease expired/.test(reason)
         ? `The worker running the scan stopped unexpectedly (${job.attempt} attempts).`
         : 'The scan stopped because of an internal error.';
-      await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
+      const ended = await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
       const scan = await tx.scan.findUnique({ where: { id: job.payload.scanId }, select: { domain: true } });
       deps.logger.warn({ scanId: job.payload.scanId, domain: scan?.domain, ending: 'interrupted', cause, reason }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: 'interrupted' });
       // The mail job was enqueued in this transaction; wake the local worker once it commits.
-      setImmediate(() => queue.notify(MAIL_JOB));
+      setImmediate(() => {
+        queue.notify(MAIL_JOB);
+        for (const kind of ended?.wake ?? []) queue.notify(kind);
+      });
     },
   };
   queue.define(SCAN_JOB, kind);
