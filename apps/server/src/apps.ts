@@ -27,6 +27,7 @@ import { scanHandlers } from './scans/handlers';
 import { streamHandlers } from './streams/handlers';
 import { errorPageRenderer } from './web/error-pages';
 import { webHandlers } from './web/handlers';
+import { webhookHandlers } from './webhooks/handlers';
 import { PageCache } from './web/page-cache';
 import { selfClient } from './web/self-client';
 
@@ -58,6 +59,7 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): {
     ...streamHandlers(runtime),
     ...leaderboardDiscoveryHandlers(runtime),
     ...coverageHandlers(runtime.db),
+    ...webhookHandlers(runtime, runtime.webhooks),
     ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
   // The MCP tools run the same handler instances (and so share their rate limiters).

@@ -19,6 +19,8 @@ import { createScanPipeline } from './scans/create';
 import type { ScanService } from './scans/service';
 import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
 import { ProgressFeed } from './streams/progress-feed';
+import { createWebhooks, webhookFanOut } from './webhooks/create';
+import type { WebhookService } from './webhooks/service';
 
 export interface Runtime {
   config: Config;
@@ -35,6 +37,8 @@ export interface Runtime {
   jobs: JobQueue;
   scans: ScanService;
   journeys: JourneyService;
+  /** Webhook subscriptions (their deliveries are `webhook` jobs on the same queue). */
+  webhooks: WebhookService;
   /** Progress notifications of scans and journeys (across processes), and the open event streams that follow them. */
   progress: ProgressFeed;
   streams: EventStreams;
@@ -83,7 +87,10 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const feedback = createFeedbackService(config, secrets.invite, db, clock);
     const metrics = createMetrics();
     observeDatabase(metrics, db);
-    const pipeline = createScanPipeline({ config, db, changes, progress, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
+    const pipeline = createScanPipeline({
+      config, db, changes, progress, clock, logger, metrics, fetchPolicy: options.fetchPolicy, onScanEnded: webhookFanOut(config),
+    });
+    const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
     const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
     const readiness: Readiness = {
       draining: false,
@@ -97,6 +104,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       jobs: pipeline.jobs,
       scans: pipeline.scans,
       journeys,
+      webhooks,
       progress,
       streams,
       metrics,

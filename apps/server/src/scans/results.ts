@@ -19,6 +19,26 @@ export interface EndScanDeps {
   queue: JobQueue;
   publicUrl: string;
   now: Date;
+  /**
+   * Runs last in the transaction that ends the scan (webhooks queue their deliveries there: an outbox); returns the
+   * job kinds to wake once it commits.
+   */
+  onEnded?(tx: Tx, ended: ScanEnding): Promise<string[]>;
+}
+
+/** What a scan's end was, for whoever follows it (webhooks/events.ts). */
+export interface ScanEnding {
+  scanId: string;
+  domain: string;
+  /** The company the scan belongs to (null for an unscored scan of an unknown domain). */
+  companyId: string | null;
+  /** Whether the scan set the company's result (a finished scan with a score). */
+  scored: boolean;
+  outcome: ScanOutcome;
+  cause: string;
+  endedAt: Date;
+  /** Community companies' pages need ?community=include. */
+  community: boolean;
 }
 
 const DEFAULT_CAUSE: Record<ScanResult['ending'], string> = {
@@ -33,6 +53,8 @@ export interface EndedScan {
   mails: number;
   /** A scored scan's company as it now is, read in the transaction: the change the leaderboard applies (changes.ts). */
   company?: CompanyFacts;
+  /** Job kinds the scan's followers (onEnded) queued work for: woken once the transaction commits. */
+  wake: string[];
 }
 
 /**
@@ -138,5 +160,8 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     });
     await queueMail(tx, deps.queue, { scanId: scan.id, to: email, ...mail });
   }
-  return { scored, mails: recipients.length, ...(company && { company }) };
+  const wake = (await deps.onEnded?.(tx, {
+    scanId: scan.id, domain: scan.domain, companyId, scored, outcome, cause, endedAt: now, community,
+  })) ?? [];
+  return { scored, mails: recipients.length, wake, ...(company && { company }) };
 }

@@ -10,7 +10,7 @@ import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
-import { endScan, type EndedScan, type ScanOutcome } from './results';
+import { endScan, type EndedScan, type EndScanDeps, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
 
@@ -28,6 +28,8 @@ export interface ScanJobDeps {
   publicUrl: string;
   concurrency: number;
   fetchPolicy: Partial<FetchPolicy>;
+  /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
+  onEnded?: EndScanDeps['onEnded'];
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -53,15 +55,16 @@ const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome
  * reported the scan ended is answered from the new ranking.
  */
 export async function commitEnding(
-  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl'>,
+  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded'>,
   scanId: string,
   outcome: ScanOutcome,
   alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
 ): Promise<EndedScan | null> {
   const ended = await deps.db.prisma.$transaction(async (tx) => {
     await alsoIn(tx);
-    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock() });
+    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), onEnded: deps.onEnded });
   }, TX);
+  for (const kind of ended?.wake ?? []) deps.queue.notify(kind);
   if (ended?.company) {
     await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
   }
@@ -72,7 +75,7 @@ export function defineScanJob(deps: ScanJobDeps): void {
   const { db, queue, clock } = deps;
 
   const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
-    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock() });
+    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock(), onEnded: deps.onEnded });
 
   const kind: JobKind<ScanJobPayload> = {
     concurrency: deps.concurrency,
@@ -123,12 +126,15 @@ export function defineScanJob(deps: ScanJobDeps): void {
       const cause = /lease expired/.test(reason)
         ? `The worker running the scan stopped unexpectedly (${job.attempt} attempts).`
         : 'The scan stopped because of an internal error.';
-      await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
+      const ended = await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
       const scan = await tx.scan.findUnique({ where: { id: job.payload.scanId }, select: { domain: true } });
       deps.logger.warn({ scanId: job.payload.scanId, domain: scan?.domain, ending: 'interrupted', cause, reason }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: 'interrupted' });
       // The mail job was enqueued in this transaction; wake the local worker once it commits.
-      setImmediate(() => queue.notify(MAIL_JOB));
+      setImmediate(() => {
+        queue.notify(MAIL_JOB);
+        for (const kind of ended?.wake ?? []) queue.notify(kind);
+      });
     },
   };
   queue.define(SCAN_JOB, kind);
