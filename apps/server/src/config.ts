@@ -1,5 +1,6 @@
 // The one place that reads the environment. Everything else receives a Config.
 import * as path from 'node:path';
+import { ed25519PrivateJwk } from '@arl/scanner';
 
 export type ResponseValidation = 'fail' | 'log' | 'off';
 
@@ -38,6 +39,11 @@ export interface Config {
     rescanIntervalMs: number | null;
     /** Whether this process runs the job worker (scans, journeys, mail, rescans). */
     inProcessWorker: boolean;
+    /** Pages a scan samples at most for page-level checks (home page included). */
+    maxPages: number;
+    /** Ed25519 private key (JWK JSON or PKCS#8 PEM) scans sign requests with (Web Bot Auth). Null when unset: outside
+     *  production a key is generated once and kept in DATA_DIR (local-secrets.ts); in production scans go unsigned. */
+    signingKey: string | null;
   };
   mail: {
     smtpUrl: string | null;
@@ -152,6 +158,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     if (value !== null && value.length < 16) problems.push(`${name} must be at least 16 characters`);
   }
 
+  const signingKey = read('SCANNER_SIGNING_KEY') ?? null;
+  if (signingKey !== null) {
+    try {
+      ed25519PrivateJwk(signingKey);
+    } catch (err) {
+      problems.push(`SCANNER_SIGNING_KEY: ${(err as Error).message}`);
+    }
+  }
+
   const databaseUrl = url('DATABASE_URL', null, ['postgresql:', 'postgres:']);
   const seedFile = read('SEED_FILE');
   const corsOrigins = parseCorsOrigins(read('CORS_ORIGINS'));
@@ -183,6 +198,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       queueLimit: int('SCAN_QUEUE_LIMIT', 1000, 1, 1_000_000),
       rescanIntervalMs: rescanIntervalMs ?? null,
       inProcessWorker: bool('WORKER_IN_PROCESS', true),
+      maxPages: int('SCAN_MAX_PAGES', 10, 1, 100),
+      signingKey,
     },
     mail: {
       smtpUrl: url('SMTP_URL', null, ['smtp:', 'smtps:']),

@@ -12,7 +12,7 @@ import type { JourneyService } from './journeys/service';
 import { LeaderboardRepository } from './leaderboard/repository';
 import { LeaderboardService } from './leaderboard/service';
 import { resolveSecrets, type Secrets } from './local-secrets';
-import type { FetchPolicy } from '@arl/scanner';
+import { createRequestSigner, type FetchPolicy, type RequestSigner } from '@arl/scanner';
 import type { JobQueue } from './jobs/queue';
 import { createMetrics, observeDatabase, type Metrics } from './metrics/metrics';
 import { createScanPipeline } from './scans/create';
@@ -26,6 +26,8 @@ export interface Runtime {
   config: Config;
   /** The signing keys: from the config, else generated once and kept in DATA_DIR. */
   secrets: Secrets;
+  /** Signs every request of a scan (Web Bot Auth); its public key is served at the key directory. Null: unsigned. */
+  scannerSigner: RequestSigner | null;
   logger: Logger;
   db: Db;
   changes: ChangeFeed;
@@ -63,6 +65,7 @@ export interface RuntimeOptions {
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
   const { logger } = options;
   const secrets = resolveSecrets(config);
+  const scannerSigner = secrets.scannerSigningKey ? await createRequestSigner({ privateKey: secrets.scannerSigningKey, agent: config.publicUrl }) : null;
   const ownsDb = !options.db;
   const db =
     options.db ??
@@ -87,8 +90,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const feedback = createFeedbackService(config, secrets.invite, db, clock);
     const metrics = createMetrics();
     observeDatabase(metrics, db);
+    const scanFetchPolicy: Partial<FetchPolicy> = { ...options.fetchPolicy, ...(scannerSigner ? { signer: scannerSigner } : {}) };
     const pipeline = createScanPipeline({
-      config, db, changes, progress, clock, logger, metrics, fetchPolicy: options.fetchPolicy, onScanEnded: webhookFanOut(config),
+      config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),
     });
     const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
     const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
@@ -100,7 +104,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
     let closed = false;
     return {
-      config, secrets, logger, db, changes, leaderboard, feedback, readiness, clock,
+      config, secrets, scannerSigner, logger, db, changes, leaderboard, feedback, readiness, clock,
       jobs: pipeline.jobs,
       scans: pipeline.scans,
       journeys,

@@ -1,6 +1,6 @@
 // The signing keys default to random values kept in DATA_DIR outside production (never a constant of the source),
 // stay required in production, and anything signed with the constants earlier versions published is refused.
-import { createHmac } from 'node:crypto';
+import { createHmac, generateKeyPairSync } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -14,6 +14,8 @@ import { expectErrorBody, startTestServer, type TestServer } from './support/har
 // The development defaults earlier versions shipped in config.ts: anyone could sign with them.
 const OLD_CURSOR_CONSTANT = 'dev-cursor-secret-change-me';
 const OLD_INVITE_CONSTANT = 'dev-invite-secret-change-me';
+
+const SIGNING_PEM = generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
 
 const tempDir = () => fs.mkdtempSync(path.join(os.tmpdir(), 'arl-secrets-'));
 
@@ -55,9 +57,33 @@ describe('configuration', () => {
   test('keys set in the environment win and nothing is written', () => {
     const dir = tempDir();
     try {
-      const secrets = resolveSecrets(loadConfig({ DATA_DIR: dir, CURSOR_SECRET: 'c'.repeat(20), FEEDBACK_INVITE_SECRET: 'i'.repeat(20) }));
-      expect(secrets).toEqual({ cursor: 'c'.repeat(20), invite: 'i'.repeat(20) });
+      const secrets = resolveSecrets(loadConfig({ DATA_DIR: dir, CURSOR_SECRET: 'c'.repeat(20), FEEDBACK_INVITE_SECRET: 'i'.repeat(20), SCANNER_SIGNING_KEY: SIGNING_PEM }));
+      expect(secrets).toEqual({ cursor: 'c'.repeat(20), invite: 'i'.repeat(20), scannerSigningKey: SIGNING_PEM.trim() });
       expect(fs.existsSync(path.join(dir, SECRETS_FILE))).toBe(false);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('the scanner signing key: generated once beside the others, added to an older secrets.json, unset in production means unsigned', () => {
+    const dir = tempDir();
+    try {
+      const first = resolveSecrets(loadConfig({ DATA_DIR: dir }));
+      expect(first.scannerSigningKey).toMatchObject({ kty: 'OKP', crv: 'Ed25519', d: expect.any(String), x: expect.any(String) });
+      expect(resolveSecrets(loadConfig({ DATA_DIR: dir })).scannerSigningKey).toEqual(first.scannerSigningKey);
+      // A file written before scans were signed gains a key, and keeps its other keys.
+      const file = path.join(dir, SECRETS_FILE);
+      const { scannerSigningKey: _dropped, ...older } = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+      fs.writeFileSync(file, JSON.stringify(older), { mode: 0o600 });
+      const upgraded = resolveSecrets(loadConfig({ DATA_DIR: dir }));
+      expect(upgraded.cursor).toBe(first.cursor);
+      expect(upgraded.scannerSigningKey).toMatchObject({ kty: 'OKP', crv: 'Ed25519' });
+      expect(upgraded.scannerSigningKey).not.toEqual(first.scannerSigningKey);
+      expect(resolveSecrets(loadConfig({ DATA_DIR: dir })).scannerSigningKey).toEqual(upgraded.scannerSigningKey);
+      expect(fs.statSync(file).mode & 0o077).toBe(0);
+      const production = { NODE_ENV: 'production', DATA_DIR: dir, CURSOR_SECRET: 'c'.repeat(20), FEEDBACK_INVITE_SECRET: 'i'.repeat(20) };
+      expect(resolveSecrets(loadConfig(production)).scannerSigningKey).toBeNull();
+      expect(() => loadConfig({ ...production, SCANNER_SIGNING_KEY: 'not a key' })).toThrow(/SCANNER_SIGNING_KEY: The scanner signing key is neither/);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

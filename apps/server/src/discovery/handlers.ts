@@ -1,5 +1,7 @@
 // The discovery routes of both hosts, rendered once at start-up from the service facts (except the sitemap, which
 // lists the companies ranked now).
+import type { Request } from 'express';
+import { SIGNATURE_DIRECTORY_MEDIA_TYPE } from '@arl/scanner';
 import type { Runtime } from '../runtime';
 import { mcpIdentity, readerFor, toolsFor, type HostName } from '../mcp/hosts';
 import type { HandlerMap } from '../mcp/tool';
@@ -58,6 +60,13 @@ export function leaderboardDiscoveryHandlers(runtime: Runtime) {
     getLlmsTxt: async () => ({ status: 200 as const, text: llms, type: 'text/markdown' as const }),
     getLlmsFullTxt: async () => ({ status: 200 as const, text: llmsFull, type: 'text/markdown' as const }),
     getWebMcpScript: async () => ({ status: 200 as const, text: webmcp, type: 'text/javascript' as const }),
+    getHttpMessageSignaturesDirectory: async ({ req }: { req: Request }) => {
+      const signer = runtime.scannerSigner;
+      if (!signer) throw notFound('This deployment does not sign its scans (SCANNER_SIGNING_KEY is not set).');
+      // The directory signs the authority it was asked at (draft-meunier-webbotauth-httpsig-directory §4).
+      const headers = await signer.directoryHeaders(`${req.protocol}://${req.get('host')}${req.originalUrl}`);
+      return { status: 200 as const, text: JSON.stringify({ keys: [signer.publicKey] }), type: SIGNATURE_DIRECTORY_MEDIA_TYPE as 'application/http-message-signatures-directory+json', headers };
+    },
   };
 }
 

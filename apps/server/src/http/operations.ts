@@ -4,7 +4,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
-type TextMediaType = 'text/plain' | 'text/markdown' | 'text/javascript' | 'text/css' | 'application/xml' | 'application/linkset+json' | 'application/mcp-server-card+json';
+type TextMediaType = 'text/plain' | 'text/markdown' | 'text/javascript' | 'text/css' | 'application/xml' | 'application/linkset+json' | 'application/mcp-server-card+json' | 'application/http-message-signatures-directory+json';
 type Responses<Op> = Op extends { responses: infer R } ? R : never;
 type SuccessStatus<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? S : never }[keyof R];
 type ContentOf<T> = T extends { content: infer C } ? C : never;
