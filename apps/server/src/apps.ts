@@ -28,6 +28,9 @@ import { streamHandlers } from './streams/handlers';
 import { errorPageRenderer } from './web/error-pages';
 import { webHandlers } from './web/handlers';
 import { webhookHandlers } from './webhooks/handlers';
+import { compareHandlers } from './compare/handlers';
+import { badgeHandlers } from './badges/handlers';
+import { checkHistoryHandlers } from './check-history/handlers';
 import { PageCache } from './web/page-cache';
 import { selfClient } from './web/self-client';
 
@@ -60,6 +63,9 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): {
     ...leaderboardDiscoveryHandlers(runtime),
     ...coverageHandlers(runtime.db),
     ...webhookHandlers(runtime, runtime.webhooks),
+    ...compareHandlers(runtime.leaderboard),
+    ...badgeHandlers(runtime.leaderboard),
+    ...checkHistoryHandlers(runtime.db, runtime.clock),
     ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
   // The MCP tools run the same handler instances (and so share their rate limiters).

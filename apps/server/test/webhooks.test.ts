@@ -3,9 +3,10 @@
 // node:crypto (not the library we sign with), retries with the same webhook-id, pausing a URL that keeps failing,
 // and the SSRF guard refusing private addresses when they are not allowed.
 import { Worker } from '../src/jobs/worker';
-import { endScan, type ScanOutcome } from '../src/scans/results';
+import type { ScanOutcome } from '../src/scans/results';
+import { check, failed, finished, scanEnding as endWith } from './support/scan-outcomes';
 import { sendWebhook } from '../src/webhooks/send';
-import { WEBHOOK_JOB, queueWebhookEvents } from '../src/webhooks/events';
+import { WEBHOOK_JOB } from '../src/webhooks/events';
 import { expectErrorBody, startTestServer } from './support/harness';
 import { ensureCategory } from './support/fixtures';
 import { pollUntil, startScanTestServer, type ScanTestServer } from './support/scan-harness';
@@ -36,28 +37,7 @@ async function receiver(answer?: Receiver['answer']): Promise<Receiver> {
   return r;
 }
 
-const check = (id: string, status: 'passed' | 'failed' | 'warning', points = 10) => ({
-  id, name: `Check ${id}`, layer: 'discovery' as const, tier: 'required' as const, label: null, bonus: false, status,
-  earned: status === 'passed' ? points : status === 'warning' ? points / 2 : 0, points, evidence: undefined, fix: undefined,
-});
-
-const finished = (score: number, grade: ScanOutcome['grade'], checks: ReturnType<typeof check>[]): ScanOutcome => ({
-  ending: 'finished', cause: null, score, grade, summary: 'Scored.', siteName: 'Hooked', checks: checks as never, layers: [],
-});
-
-let scans = 0;
-/** Starts a scan of the persona through the API and ends it with `outcome` in one transaction, as the worker does. */
-async function scanEnding(outcome: ScanOutcome): Promise<{ id: string; domain: string }> {
-  const { data, error } = await t.client.POST('/v1/leaderboard/scans', { body: { url: `${t.urlOf('exemplary')}?n=${(scans += 1)}` } });
-  if (error) throw new Error(JSON.stringify(error));
-  const ended = await t.db.prisma.$transaction((tx) =>
-    endScan(tx, data!.scan.id, outcome, {
-      queue: t.runtime.jobs, publicUrl: t.config.publicUrl, now: new Date(),
-      onEnded: async (tx2, e) => ((await queueWebhookEvents(tx2, t.runtime.jobs, e, t.config.publicUrl)) > 0 ? [WEBHOOK_JOB] : []),
-    }));
-  for (const kind of ended?.wake ?? []) t.runtime.jobs.notify(kind);
-  return { id: data!.scan.id, domain: data!.domain };
-}
+const scanEnding = (outcome: ScanOutcome) => endWith(t, t.urlOf('exemplary'), outcome);
 
 async function subscribe(body: Record<string, unknown>) {
   const res = await request(t.leaderboardUrl).post('/v1/leaderboard/webhooks').send(body);
@@ -71,7 +51,7 @@ async function deliveries(id: string, token: string) {
   return res.body.items as Array<{ id: string; event: string; status: string; attempts: number; responseStatus: number | null; lastError: string | null; payload: { type: string; data: Record<string, unknown> } }>;
 }
 
-const personaDomain = async () => (await scanEnding({ ending: 'failed', cause: 'warm-up', score: null, grade: null, summary: null, siteName: null, checks: [], layers: [] })).domain;
+const personaDomain = async () => (await scanEnding(failed())).domain;
 
 test('every event reaches a real receiver, signed (verified with node:crypto), and is listed as delivered', async () => {
   const domain = await personaDomain();
@@ -134,14 +114,10 @@ test('a URL failing for the whole retry window is paused with the reason; its te
   w.start();
   try {
     const r = await receiver(() => 503);
-    const scan = await paused.client.POST('/v1/leaderboard/scans', { body: { url: paused.urlOf('exemplary') } });
-    const res = await request(paused.leaderboardUrl).post('/v1/leaderboard/webhooks').send({ url: r.url, domain: scan.data!.domain, events: ['scan.ended'] });
+    const domain = (await endWith(paused, paused.urlOf('exemplary'), failed())).domain;
+    const res = await request(paused.leaderboardUrl).post('/v1/leaderboard/webhooks').send({ url: r.url, domain, events: ['scan.ended'] });
     const sub = res.body as { subscription: { id: string }; token: string };
-    await paused.db.prisma.$transaction((tx) => endScan(tx, scan.data!.scan.id, finished(50, 'D', []), {
-      queue: paused.runtime.jobs, publicUrl: paused.config.publicUrl, now: new Date(),
-      onEnded: async (tx2, e) => ((await queueWebhookEvents(tx2, paused.runtime.jobs, e, 'http://x')) > 0 ? [WEBHOOK_JOB] : []),
-    }));
-    paused.runtime.jobs.notify(WEBHOOK_JOB);
+    await endWith(paused, paused.urlOf('exemplary'), finished(50, 'D', []));
     const read = await pollUntil('paused', async () => {
       const got = await request(paused.leaderboardUrl).get(`/v1/leaderboard/webhooks/${sub.subscription.id}`).set('Authorization', `Bearer ${sub.token}`);
       return got.body.status === 'paused' ? got.body : undefined;

@@ -5,6 +5,7 @@ import { LAYERS } from '@arl/client';
 import { LAYER_NAMES, STATUS_LABELS, formatTime, gradeClass, rankMovement, scoreMovement } from '../shared/format';
 import type { PageData, Schemas } from '../shared/page-data';
 import { journeyHref, scanPageHref } from '../shared/urls';
+import { BadgeSnippet, CompareWith, Moved, movementOf } from './WatchParts';
 import { CopyButton } from './CopyButton';
 import { HistoryChart } from './HistoryChart';
 import { RescanButton } from './RescanButton';
@@ -13,7 +14,7 @@ import { VerdictReport } from './VerdictReport';
 type Props = Extract<PageData, { page: 'company' }>;
 type AnyCheck = Schemas['Check'] & Partial<Pick<Schemas['ReportCheck'], 'description' | 'evidence' | 'fix'>>;
 
-export function CompanyPage({ company, report, history, community }: Props) {
+export function CompanyPage({ company, report, history, changes, moved, badge, community }: Props) {
   const scored = company.score !== null;
   const checks: AnyCheck[] = report?.checks ?? company.checks ?? [];
   const layers = company.layers ?? report?.layers ?? [];
@@ -54,6 +55,7 @@ export function CompanyPage({ company, report, history, community }: Props) {
         <RescanButton url={company.website} domain={company.domain} />
         <a className="button button-quiet" href={journeyHref(company.domain, community)}>Send an agent on a task</a>
       </div>
+      <CompareWith domain={company.domain} community={community} />
 
       {layers.length > 0 && (
         <section aria-labelledby="layers-title">
@@ -78,6 +80,8 @@ export function CompanyPage({ company, report, history, community }: Props) {
         </section>
       )}
 
+      {moved && <Moved changes={moved} />}
+
       {checks.length > 0 && (
         <section aria-labelledby="checks-title">
           <h2 id="checks-title">Checks</h2>
@@ -95,7 +99,7 @@ export function CompanyPage({ company, report, history, community }: Props) {
                 <ul className="checks">
                   {inLayer.map((check) => (
                     <li key={check.id} id={`check-${check.id}`}>
-                      <CheckItem check={check} domain={company.domain} scanId={report?.scanId ?? null} />
+                      <CheckItem check={check} domain={company.domain} scanId={report?.scanId ?? null} movement={movementOf(changes, check.id)} />
                     </li>
                   ))}
                 </ul>
@@ -104,11 +108,13 @@ export function CompanyPage({ company, report, history, community }: Props) {
           })}
         </section>
       )}
+
+      <BadgeSnippet name={company.name} image={badge.image} page={badge.page} />
     </article>
   );
 }
 
-function CheckItem({ check, domain, scanId }: { check: AnyCheck; domain: string; scanId: string | null }) {
+function CheckItem({ check, domain, scanId, movement }: { check: AnyCheck; domain: string; scanId: string | null; movement: string | null }) {
   const status = STATUS_LABELS[check.status];
   return (
     <details className={`check status-${check.status}`}>
@@ -116,6 +122,7 @@ function CheckItem({ check, domain, scanId }: { check: AnyCheck; domain: string;
         <span className="status-tag"><span aria-hidden="true">{status.icon}</span> {status.text}</span>
         <span className="check-name">{check.name}</span>
         <span className="check-points">{formatPoints(check.earned)}/{check.points} pts · {check.tier}{check.bonus ? ' · bonus' : ''}{check.label && check.label !== check.tier ? ` · ${check.label}` : ''}</span>
+        {movement && <span className="check-moved">{movement}</span>}
       </summary>
       <div className="check-body">
         {check.description && <p>{check.description}</p>}

@@ -6,6 +6,7 @@ import { loadAssets, type BuiltAssets } from './assets';
 import { headFor } from './head';
 import { toMarkdown } from './markdown';
 import { renderDocument } from './render';
+import { badgeHref, companyHref, compareHref } from '../shared/urls';
 
 export type { LeaderboardQuery, PageData } from '../shared/page-data';
 export { loadAssets, type BuiltAssets, type Asset } from './assets';
@@ -53,6 +54,8 @@ export interface WebPages {
   scanForm(format: PageFormat): Promise<RenderedPage>;
   scan(ctx: ApiRequestContext, scanId: string, joined: boolean, format: PageFormat): Promise<RenderedPage>;
   methodology(ctx: ApiRequestContext, format: PageFormat): Promise<RenderedPage>;
+  /** Up to 4 companies side by side; fewer than 2 known domains show the form only. */
+  compare(ctx: ApiRequestContext, domains: string[], community: boolean, format: PageFormat): Promise<RenderedPage>;
   /** An error page (status, code and message as the API's error body has them). */
   error(error: { status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null }, path: string, format: PageFormat): RenderedPage;
 }
@@ -97,13 +100,16 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       const query = community ? { community: 'include' as const } : {};
       const company = await api.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query } }).then(need);
       const scored = company.score !== null;
-      const [report, history] = scored
+      const [report, history, changes, moved] = scored
         ? await Promise.all([
             api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query } }).then(optional),
             api.GET('/v1/leaderboard/companies/{domain}/history', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional),
+            api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional),
+            api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 7 } } }).then(optional),
           ])
-        : [null, null];
-      return render({ page: 'company', company, report, history, community }, '', format);
+        : [null, null, null, null];
+      const badge = { image: `${publicUrl}${badgeHref(company.domain, community)}`, page: `${publicUrl}${companyHref(company.domain, community)}` };
+      return render({ page: 'company', company, report, history, changes, moved, badge, community }, '', format);
     },
     async journeyStart(ctx, domain, community, format) {
       const api = options.api(ctx);
@@ -127,6 +133,15 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       const api = options.api(ctx);
       const methodology = await api.GET('/v1/leaderboard/methodology').then(need);
       return render({ page: 'methodology', methodology }, '/methodology', format);
+    },
+    async compare(ctx, domains, community, format) {
+      const path = domains.length > 0 ? compareHref(domains, community) : '/compare';
+      if (domains.length < 2) return render({ page: 'compare', domains, community, comparison: null }, path, format);
+      const api = options.api(ctx);
+      const comparison = await api
+        .GET('/v1/leaderboard/compare', { params: { query: { domains: domains.join(','), ...(community ? { community: 'include' as const } : {}) } } })
+        .then(need);
+      return render({ page: 'compare', domains, community, comparison }, path, format);
     },
     error(error, path, format) {
       return render({ page: 'error', ...error }, path, format, error.status);
