@@ -28,8 +28,10 @@ export type PageData =
       company: Schemas['CompanyDetail'];
       report: Schemas['ScanReport'] | null;
       history: Schemas['ScoreHistory'] | null;
+      /** The company's latest disputed verdicts (listCompanyDisputes), newest first. */
+      disputes: Schemas['Dispute'][];
     }
-  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean }
+  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean; report?: Schemas['ScanReport'] | null }
   | { page: 'journey'; domain: string; community: boolean; companyName: string; journey: Schemas['Journey'] | null }
   | { page: 'methodology'; methodology: Schemas['Methodology'] }
   | { page: 'error'; status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null };

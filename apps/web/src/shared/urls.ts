@@ -24,3 +24,6 @@ export function journeyHref(domain: string, community = false): string {
 
 export const scanPageHref = (id: string) => `/scans/${encodeURIComponent(id)}`;
 export const journeyPageHref = (id: string) => `/journeys/${encodeURIComponent(id)}`;
+
+/** Where the pages' "this verdict is wrong" form posts (postDisputeForm). */
+export const disputeFormAction = (domain: string) => `/companies/${encodeURIComponent(domain)}/disputes`;
