@@ -6,6 +6,7 @@ import { createWebPages } from '@arl/web';
 import type express from 'express';
 import { feedbackDiscoveryHandlers, homeLinkHeader, leaderboardDiscoveryHandlers } from './discovery/handlers';
 import { feedbackHandlers } from './feedback/handlers';
+import { feedbackDisputeHandlers, leaderboardDisputeHandlers } from './disputes/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
 import { coverageHandlers } from './scan-coverage/handlers';
@@ -66,6 +67,7 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): {
     ...compareHandlers(runtime.leaderboard),
     ...badgeHandlers(runtime.leaderboard),
     ...checkHistoryHandlers(runtime.db, runtime.clock),
+    ...leaderboardDisputeHandlers(runtime.disputes, runtime.feedback),
     ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
   // The MCP tools run the same handler instances (and so share their rate limiters).
@@ -165,6 +167,7 @@ export function createFeedbackApp(runtime: Runtime): express.Express {
     getFeedbackOpenApiJson: documents.json,
     getFeedbackApiDocs: documents.docs,
     ...feedbackHandlers(runtime.feedback),
+    ...feedbackDisputeHandlers(runtime.disputes, runtime.feedback),
     ...feedbackDiscoveryHandlers(runtime),
   };
   return createContractApp<FeedbackOperations>({

@@ -1,12 +1,13 @@
 // One company: score, grade, ranks, the four layers with their weights, the score history, and every check of the
-// latest scan grouped by layer, each with its evidence and fix. All of it is in the HTML; JavaScript adds the copy,
-// rescan and "this verdict is wrong" buttons.
+// latest scan grouped by layer, each with its evidence, fix and a "this verdict is wrong" form, and the company's
+// disputed verdicts. All of it is in the HTML; JavaScript adds the copy and rescan buttons.
 import { LAYERS } from '@arl/client';
 import { LAYER_NAMES, STATUS_LABELS, formatTime, gradeClass, rankMovement, scoreMovement } from '../shared/format';
 import type { PageData, Schemas } from '../shared/page-data';
 import { journeyHref, scanPageHref } from '../shared/urls';
 import { BadgeSnippet, CompareWith, Moved, movementOf } from './WatchParts';
 import { CopyButton } from './CopyButton';
+import { DisputeList } from './DisputeList';
 import { HistoryChart } from './HistoryChart';
 import { RescanButton } from './RescanButton';
 import { VerdictReport } from './VerdictReport';
@@ -14,7 +15,7 @@ import { VerdictReport } from './VerdictReport';
 type Props = Extract<PageData, { page: 'company' }>;
 type AnyCheck = Schemas['Check'] & Partial<Pick<Schemas['ReportCheck'], 'description' | 'evidence' | 'fix'>>;
 
-export function CompanyPage({ company, report, history, changes, moved, badge, community }: Props) {
+export function CompanyPage({ company, report, history, changes, moved, badge, community, disputes }: Props) {
   const scored = company.score !== null;
   const checks: AnyCheck[] = report?.checks ?? company.checks ?? [];
   const layers = company.layers ?? report?.layers ?? [];
@@ -72,6 +73,8 @@ export function CompanyPage({ company, report, history, changes, moved, badge, c
           </ul>
         </section>
       )}
+
+      {disputes.length > 0 && <DisputeList disputes={disputes} />}
 
       {history && (
         <section aria-labelledby="history-title">
@@ -143,7 +146,7 @@ function CheckItem({ check, domain, scanId, movement }: { check: AnyCheck; domai
           </div>
         )}
         <p className="check-id">Check id <code>{check.id}</code></p>
-        {scanId && <VerdictReport domain={domain} scanId={scanId} checkId={check.id} checkName={check.name} status={check.status} />}
+        {scanId && <VerdictReport domain={domain} scanId={scanId} check={check} />}
       </div>
     </details>
   );

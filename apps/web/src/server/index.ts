@@ -100,16 +100,15 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       const query = community ? { community: 'include' as const } : {};
       const company = await api.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query } }).then(need);
       const scored = company.score !== null;
-      const [report, history, changes, moved] = scored
-        ? await Promise.all([
-            api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query } }).then(optional),
-            api.GET('/v1/leaderboard/companies/{domain}/history', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional),
-            api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional),
-            api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 7 } } }).then(optional),
-          ])
-        : [null, null, null, null];
+      const [report, history, changes, moved, disputes] = await Promise.all([
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query } }).then(optional) : null,
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/history', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional) : null,
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional) : null,
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 7 } } }).then(optional) : null,
+        api.GET('/v1/leaderboard/companies/{domain}/disputes', { params: { path: { domain: company.domain } } }).then(need),
+      ]);
       const badge = { image: `${publicUrl}${badgeHref(company.domain, community)}`, page: `${publicUrl}${companyHref(company.domain, community)}` };
-      return render({ page: 'company', company, report, history, changes, moved, badge, community }, '', format);
+      return render({ page: 'company', company, report, history, changes, moved, badge, community, disputes: disputes.items }, '', format);
     },
     async journeyStart(ctx, domain, community, format) {
       const api = options.api(ctx);
@@ -127,7 +126,11 @@ export function createWebPages(options: WebPagesOptions): WebPages {
     async scan(ctx, scanId, joined, format) {
       const api = options.api(ctx);
       const scan = await api.GET('/v1/leaderboard/scans/{scanId}', { params: { path: { scanId } } }).then(need);
-      return render({ page: 'scan', scan, joined }, `/scans/${scanId}`, format);
+      // An ended, scored scan's checks let the page offer "a verdict of this scan is wrong".
+      const report = scan.state === 'ended' && scan.ending === 'finished'
+        ? await api.GET('/v1/leaderboard/scans/{scanId}/report', { params: { path: { scanId } } }).then(optional)
+        : null;
+      return render({ page: 'scan', scan, joined, report }, `/scans/${scanId}`, format);
     },
     async methodology(ctx, format) {
       const api = options.api(ctx);

@@ -56,6 +56,11 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
         for (const l of layers) lines.push(row([LAYER_NAMES[l.id], `${l.weight}%`, l.score ?? 'no score']));
         lines.push('');
       }
+      if (data.disputes.length) {
+        lines.push('## Disputes', '');
+        for (const d of data.disputes) lines.push(`- ${d.checkName} (\`${d.checkId}\`), disputed as ${d.disputedStatus} in scan ${d.scanId}: **${d.state}**. ${d.outcome}`);
+        lines.push('');
+      }
       if (data.history && data.history.items.length) {
         lines.push(`## History (last ${data.history.days} days)`, '', row(['Date', 'Score', 'Grade', 'Rank']), '| --- | ---: | --- | ---: |');
         for (const p of data.history.items) lines.push(row([p.at.slice(0, 10), p.score, p.grade, p.rank]));

@@ -34,6 +34,8 @@ export type PageData =
       moved: Schemas['CheckChanges'] | null;
       /** Absolute URLs for the badge snippet. */
       badge: { image: string; page: string };
+      /** The company's latest disputed verdicts (listCompanyDisputes), newest first. */
+      disputes: Schemas['Dispute'][];
     }
   | {
       page: 'compare';
@@ -42,7 +44,7 @@ export type PageData =
       community: boolean;
       comparison: Schemas['Comparison'] | null;
     }
-  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean }
+  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean; report?: Schemas['ScanReport'] | null }
   | { page: 'journey'; domain: string; community: boolean; companyName: string; journey: Schemas['Journey'] | null }
   | { page: 'methodology'; methodology: Schemas['Methodology'] }
   | { page: 'error'; status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null };

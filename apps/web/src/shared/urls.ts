@@ -34,3 +34,5 @@ export function compareHref(domains: string[], community = false): string {
 export function badgeHref(domain: string, community = false): string {
   return `/v1/leaderboard/companies/${encodeURIComponent(domain)}/badge.svg${community ? '?community=include' : ''}`;
 }
+/** Where the pages' "this verdict is wrong" form posts (postDisputeForm). */
+export const disputeFormAction = (domain: string) => `/companies/${encodeURIComponent(domain)}/disputes`;
