@@ -27,7 +27,6 @@ import { SearchIndex } from './search-index';
 import { SortedList } from './sorted-list';
 
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
-type Category = LeaderboardSchemas['Category'];
 
 /** A ranked company as the index holds it. */
 export interface Item extends Keyed {
@@ -56,19 +55,9 @@ export interface Item extends Keyed {
 }
 
 /** The facts of one company that the ranking needs: what a change carries (plain JSON). */
-export interface CompanyFacts {
-  id: string;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  category: Category | null;
-  score: number;
-  grade: Entry['grade'];
+export interface CompanyFacts extends Omit<ScoredCompany, 'scannedAt'> {
   /** ms since the epoch */
   scannedAt: number;
-  summary: string | null;
-  latestScanId: string | null;
   /** Its scores from the latest recorded at or before a week (and a day) ago on, oldest first. */
   history: HistoryRow[];
   /** When its first score was recorded (ms), null without history. */
