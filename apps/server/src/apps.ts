@@ -113,7 +113,7 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
 export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany', 'getScan'];
 
 export function createDirectReads(runtime: Runtime, cache: ResponseCache, handlers?: LeaderboardHandlers): DirectReads {
-  const direct = new DirectReads({
+  return new DirectReads({
     specPath: specPaths.leaderboard,
     operationIds: DIRECT_READS,
     handlers: handlers ?? (leaderboardHandlers(runtime, cache).handlers),
@@ -121,7 +121,6 @@ export function createDirectReads(runtime: Runtime, cache: ResponseCache, handle
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
   });
-  return direct;
 }
 
 /**

@@ -20,19 +20,25 @@
 import type { LeaderboardSchemas } from '@arl/contract';
 import { MinHeap } from './min-heap';
 import {
-  comparator, compareToKey, SORTS, WEEK_MS, type HistoryFacts, type HistoryRow, type Keyed, type Order, type Population,
+  compareToKey, SORTS, WEEK_MS, type HistoryFacts, type HistoryRow, type Keyed, type Order, type Population,
   type ScoredCompany, type SortKey, type SortTuple,
 } from './ranking';
 import { SearchIndex } from './search-index';
 import { SortedList } from './sorted-list';
 
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
-type Category = LeaderboardSchemas['Category'];
 
 /** A ranked company as the index holds it. */
 export interface Item extends Keyed {
   /** Fixed number of the company in the search index. */
   readonly slot: number;
+  // The sort keys' parts (ranking.ts SORTS), kept as plain fields: a change compares a few hundred times.
+  id: string;
+  score: number;
+  at: number;
+  /** 0 with a category, 1 without (the category sort's fixed first part). */
+  noCategory: number;
+  categoryKey: string;
   searchKey: string;
   /** The entry's `company` object, frozen and shared by the answers until the company changes. */
   companyJson: Entry['company'];
@@ -44,22 +50,14 @@ export interface Item extends Keyed {
   weekAgo: HistoryRow | null;
   /** The last entry answered for it per population (frozen; reused while its values are the same). */
   answered: Record<Population, Entry | null>;
+  /** The index version each answered entry was computed at: while it is current, the entry is answered as is. */
+  answeredAt: Record<Population, object | null>;
 }
 
 /** The facts of one company that the ranking needs: what a change carries (plain JSON). */
-export interface CompanyFacts {
-  id: string;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  category: Category | null;
-  score: number;
-  grade: Entry['grade'];
+export interface CompanyFacts extends Omit<ScoredCompany, 'scannedAt'> {
   /** ms since the epoch */
   scannedAt: number;
-  summary: string | null;
-  latestScanId: string | null;
   /** Its scores from the latest recorded at or before a week (and a day) ago on, oldest first. */
   history: HistoryRow[];
   /** When its first score was recorded (ms), null without history. */
@@ -67,25 +65,32 @@ export interface CompanyFacts {
 }
 
 type ListName = 'score' | 'company' | 'scanned' | 'category:asc' | 'category:desc';
-const LISTS: Array<[ListName, SortKey, Order]> = [
-  ['score', 'score', 'desc'],
-  ['company', 'company', 'asc'],
-  ['scanned', 'scanned', 'desc'],
-  ['category:asc', 'category', 'asc'],
-  ['category:desc', 'category', 'desc'],
-];
+const LISTS: ListName[] = ['score', 'company', 'scanned', 'category:asc', 'category:desc'];
 
 type Bucket = Record<ListName, SortedList<Item>>;
 
+// The orders of SORTS (ranking.ts) in their list's direction, written out over the items' fields (the generic
+// comparator reads each part through a getter; these run a few hundred times per change). The model test checks
+// them against the sort keys the cursors carry.
+const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byRank = (a: Item, b: Item) => b.score - a.score || a.at - b.at || text(a.nameKey, b.nameKey) || text(a.id, b.id);
+const ORDERS: Record<ListName, (a: Item, b: Item) => number> = {
+  score: byRank,
+  company: (a, b) => text(a.nameKey, b.nameKey) || text(a.id, b.id),
+  scanned: (a, b) => b.at - a.at || text(a.id, b.id),
+  'category:asc': (a, b) => a.noCategory - b.noCategory || text(a.categoryKey, b.categoryKey) || byRank(a, b),
+  'category:desc': (a, b) => a.noCategory - b.noCategory || text(b.categoryKey, a.categoryKey) || byRank(b, a),
+};
+
 function newBucket(): Bucket {
-  return Object.fromEntries(LISTS.map(([name, sort, order]) => [name, new SortedList<Item>(comparator(sort, order))])) as Bucket;
+  return Object.fromEntries(LISTS.map((name) => [name, new SortedList<Item>(ORDERS[name])])) as Bucket;
 }
 
 // The week-ago rank order: the rank order over the scores the companies had at the week boundary.
 function comparePast(a: Item, b: Item): number {
   const x = a.weekAgo!;
   const y = b.weekAgo!;
-  return y[0] - x[0] || x[1] - y[1] || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.company.id < b.company.id ? -1 : a.company.id > b.company.id ? 1 : 0);
+  return y[0] - x[0] || x[1] - y[1] || text(a.nameKey, b.nameKey) || text(a.id, b.id);
 }
 
 class PopulationIndex {
@@ -100,12 +105,12 @@ class PopulationIndex {
   }
 
   attach(item: Item): void {
-    for (const key of this.keysOf(item)) for (const [name] of LISTS) this.bucket(key)[name].insert(item);
+    for (const key of this.keysOf(item)) for (const name of LISTS) this.bucket(key)[name].insert(item);
     if (item.weekAgo) this.past.insert(item);
   }
 
   detach(item: Item): void {
-    for (const key of this.keysOf(item)) for (const [name] of LISTS) this.buckets.get(key)?.[name].remove(item);
+    for (const key of this.keysOf(item)) for (const name of LISTS) this.buckets.get(key)?.[name].remove(item);
     if (item.weekAgo) this.past.remove(item);
   }
 
@@ -117,6 +122,8 @@ class PopulationIndex {
 /** One (sort, order) of a bucket: a list read forwards or backwards. */
 interface View {
   list: SortedList<Item>;
+  /** The view's order over items. */
+  compare: (a: Item, b: Item) => number;
   reversed: boolean;
   sort: SortKey;
   order: Order;
@@ -162,8 +169,8 @@ export class LiveIndex {
       return index.create(company, rows, history.firstRecordedAt.get(company.id)?.getTime() ?? null);
     });
     for (const item of items) index.weekFacts(item);
-    for (const [name, sort, order] of LISTS) {
-      const sorted = [...items].sort(comparator(sort, order));
+    for (const name of LISTS) {
+      const sorted = [...items].sort(ORDERS[name]);
       for (const [population, view] of Object.entries(index.populations) as Array<[Population, PopulationIndex]>) {
         const members = population === 'all' ? sorted : sorted.filter((i) => i.company.source === 'curated');
         // A sorted list filtered keeps its order: the category buckets come from the same sort.
@@ -261,14 +268,17 @@ export class LiveIndex {
   }
 
   /** The entry answered for the company in the population, as of the index's clock. */
-  entry(item: Item, population: Population, rank = this.rank(item, population)): Entry {
+  entry(item: Item, population: Population): Entry {
+    const last = item.answered[population];
+    if (last && item.answeredAt[population] === this.version) return last;
     const { company } = item;
+    const rank = this.rank(item, population);
     const then = item.weekAgo;
     const before = then ? this.populations[population].past.indexOf(item) + 1 : 0;
     const scoreChange7d = then ? company.score - then[0] : null;
     const rankChange7d = before !== 0 ? before - rank : null;
     const newThisWeek = (item.first ?? company.scannedAt.getTime()) > this.boundary;
-    const last = item.answered[population];
+    item.answeredAt[population] = this.version;
     if (last && last.rank === rank && last.scoreChange7d === scoreChange7d && last.rankChange7d === rankChange7d && last.newThisWeek === newThisWeek) {
       return last;
     }
@@ -321,7 +331,7 @@ export class LiveIndex {
     const remaining = after ? matches.filter((e) => compareToKey(e, after, view.sort, view.order) > 0) : matches;
     let items: Item[];
     if (remaining.length <= SORT_MATCHES_UP_TO || remaining.length <= limit) {
-      items = remaining.sort(comparator(view.sort, view.order)).slice(0, limit);
+      items = remaining.sort(view.compare).slice(0, limit);
     } else {
       const wanted = new Uint8Array(this.bySlot.length);
       for (const e of remaining) wanted[e.slot] = 1;
@@ -335,7 +345,7 @@ export class LiveIndex {
   }
 
   private create(company: ScoredCompany, history: HistoryRow[], first: number | null): Item {
-    const item = { slot: this.bySlot.length, history, first, weekAgo: null, answered: { curated: null, all: null } } as unknown as Item;
+    const item = { slot: this.bySlot.length, history, first, weekAgo: null } as unknown as Item;
     this.describe(item, company);
     this.bySlot.push(item);
     this.byId.set(company.id, item);
@@ -347,6 +357,11 @@ export class LiveIndex {
   /** Gives the item the company's facts (and what is derived from them). */
   private describe(item: Item, company: ScoredCompany): void {
     item.company = company;
+    item.id = company.id;
+    item.score = company.score;
+    item.at = company.scannedAt.getTime();
+    item.noCategory = company.category ? 0 : 1;
+    item.categoryKey = company.category?.name.toLowerCase() ?? '';
     item.nameKey = company.name.toLowerCase();
     item.searchKey = `${item.nameKey}\n${company.domain.toLowerCase()}`;
     item.companyJson = Object.freeze({
@@ -358,6 +373,7 @@ export class LiveIndex {
       source: company.source,
     });
     item.answered = { curated: null, all: null };
+    item.answeredAt = { curated: null, all: null };
     if (company.category) this.categorySlugs.set(company.category.slug, company.category.id);
   }
 
@@ -401,8 +417,13 @@ function companyOf(facts: CompanyFacts): ScoredCompany {
 }
 
 function viewOf(bucket: Bucket, sort: SortKey, order: Order): View {
-  if (sort === 'category') return { list: bucket[order === 'asc' ? 'category:asc' : 'category:desc'], reversed: false, sort, order };
-  return { list: bucket[sort], reversed: order !== SORTS[sort].defaultOrder, sort, order };
+  if (sort === 'category') {
+    const name = order === 'asc' ? 'category:asc' : 'category:desc';
+    return { list: bucket[name], compare: ORDERS[name], reversed: false, sort, order };
+  }
+  const reversed = order !== SORTS[sort].defaultOrder;
+  const forward = ORDERS[sort];
+  return { list: bucket[sort], compare: reversed ? (a, b) => forward(b, a) : forward, reversed, sort, order };
 }
 
 function at(view: View, i: number): Item {

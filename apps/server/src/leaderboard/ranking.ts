@@ -78,19 +78,6 @@ export function keyOf(entry: Keyed, sort: SortKey): SortTuple {
   return SORTS[sort].parts.map((p) => p.get(entry));
 }
 
-export function compareTuples(a: SortTuple, b: SortTuple, sort: SortKey, order: Order): number {
-  const { parts, defaultOrder } = SORTS[sort];
-  const flip = order === defaultOrder ? 1 : -1;
-  for (let i = 0; i < parts.length; i++) {
-    const x = a[i];
-    const y = b[i];
-    if (x === y) continue;
-    const base = x < y ? -1 : 1;
-    return base * parts[i].dir * (parts[i].fixed ? 1 : flip);
-  }
-  return 0;
-}
-
 /** An entry's position against a cursor's key in (sort, order), without building the entry's key. */
 export function compareToKey(entry: Keyed, key: SortTuple, sort: SortKey, order: Order): number {
   const { parts, defaultOrder } = SORTS[sort];
@@ -103,20 +90,4 @@ export function compareToKey(entry: Keyed, key: SortTuple, sort: SortKey, order:
     return base * parts[i].dir * (parts[i].fixed ? 1 : flip);
   }
   return 0;
-}
-
-/** The comparator of two entries in (sort, order). */
-export function comparator(sort: SortKey, order: Order): (a: Keyed, b: Keyed) => number {
-  const { parts, defaultOrder } = SORTS[sort];
-  const flip = order === defaultOrder ? 1 : -1;
-  return (a, b) => {
-    for (let i = 0; i < parts.length; i++) {
-      const x = parts[i].get(a);
-      const y = parts[i].get(b);
-      if (x === y) continue;
-      const base = x < y ? -1 : 1;
-      return base * parts[i].dir * (parts[i].fixed ? 1 : flip);
-    }
-    return 0;
-  };
 }

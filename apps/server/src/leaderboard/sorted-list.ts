@@ -35,7 +35,7 @@ export class SortedList<T> {
     }
     const c = Math.min(this.chunkFor(item), this.chunks.length - 1);
     const chunk = this.chunks[c];
-    chunk.splice(this.upperIndex(chunk, item), 0, item);
+    chunk.splice(this.lowerIndex(chunk, item, true), 0, item);
     this.count++;
     if (chunk.length > CHUNK) {
       this.chunks.splice(c + 1, 0, chunk.splice(CHUNK / 2));
@@ -124,23 +124,14 @@ export class SortedList<T> {
     return lo;
   }
 
-  private lowerIndex(chunk: T[], item: T): number {
+  /** Index of the first element >= item (or > item when `after`) in a chunk. */
+  private lowerIndex(chunk: T[], item: T, after = false): number {
     let lo = 0;
     let hi = chunk.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.compare(chunk[mid], item) < 0) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
-  }
-
-  private upperIndex(chunk: T[], item: T): number {
-    let lo = 0;
-    let hi = chunk.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.compare(chunk[mid], item) <= 0) lo = mid + 1;
+      const c = this.compare(chunk[mid], item);
+      if (c < 0 || (after && c === 0)) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -2,7 +2,7 @@
 // company and its history sorted once per population, with 7-day movement. The model test compares every live read
 // with it (it shares only the sort definitions of src/leaderboard/ranking.ts, which the cursors carry).
 import type { LeaderboardSchemas } from '@arl/contract';
-import { compareTuples, keyOf, WEEK_MS, type HistoryFacts, type Order, type Population, type ScoredCompany, type SortKey } from '../../src/leaderboard/ranking';
+import { keyOf, SORTS, WEEK_MS, type HistoryFacts, type Order, type Population, type ScoredCompany, type SortKey, type SortTuple } from '../../src/leaderboard/ranking';
 
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
 
@@ -168,3 +168,15 @@ export function sortedView(view: PopulationView, sort: SortKey, order: Order): S
   return sorted;
 }
 
+function compareTuples(a: SortTuple, b: SortTuple, sort: SortKey, order: Order): number {
+  const { parts, defaultOrder } = SORTS[sort];
+  const flip = order === defaultOrder ? 1 : -1;
+  for (let i = 0; i < parts.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    const base = x < y ? -1 : 1;
+    return base * parts[i].dir * (parts[i].fixed ? 1 : flip);
+  }
+  return 0;
+}
