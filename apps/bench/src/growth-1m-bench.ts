@@ -80,10 +80,8 @@ async function step(db: Database, companies: number, options: { seconds: number;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-bench-1m-'));
   const schema = `bench_1m_${process.pid}_${companies}`;
   let server: LiveTarget | null = null;
-  let seeded = false;
   try {
     const seeder = await LiveTarget.start(targetOptions(db, companies, dataDir, schema, { serve: false, dropOnExit: false, checkRowsBelow: CHECK_ROWS_BELOW }), options.budgetSeconds * 1000);
-    seeded = true;
     server = await LiveTarget.start(targetOptions(db, companies, dataDir, schema, { seed: false, workloads: READS }));
     const reads: Record<string, ReadRow> = {};
     for (const name of READS) reads[name] = await measureWorkload(server, db, name, options.seconds, options.connections, { next: 0 });
@@ -97,8 +95,8 @@ async function step(db: Database, companies: number, options: { seconds: number;
     };
   } finally {
     await server?.stop();
-    // A seeder that was stopped leaves its schema behind: drop it (the server drops it on exit otherwise).
-    if (db === 'postgres' && (!seeded || !server)) {
+    // A seeder that was stopped or a server that failed leaves its schema behind: drop it (idempotent).
+    if (db === 'postgres') {
       await LiveTarget.start(targetOptions(db, companies, dataDir, schema, { seed: false, serve: false, dropOnExit: true })).catch(() => undefined);
     }
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -13,11 +13,12 @@ export interface Change {
   committedAt: number;
 }
 
-async function shows(base: string, change: Change): Promise<boolean> {
+async function shows(base: string, change: Change, timeoutMs: number): Promise<boolean> {
   const domain = encodeURIComponent(change.domain);
+  const signal = AbortSignal.timeout(Math.max(100, timeoutMs));
   const [company, page] = await Promise.all([
-    fetch(`${base}/v1/leaderboard/companies/${domain}?community=include`).then((r) => r.json() as Promise<{ score?: number }>),
-    fetch(`${base}/v1/leaderboard?q=${domain}&community=include&limit=50`).then(
+    fetch(`${base}/v1/leaderboard/companies/${domain}?community=include`, { signal }).then((r) => r.json() as Promise<{ score?: number }>),
+    fetch(`${base}/v1/leaderboard?q=${domain}&community=include&limit=50`, { signal }).then(
       (r) => r.json() as Promise<{ items?: Array<{ score: number; company: { domain: string } }> }>,
     ),
   ]);
@@ -32,7 +33,8 @@ async function shows(base: string, change: Change): Promise<boolean> {
  */
 export async function waitVisible(base: string, change: Change, patienceMs: number, pauseMs: number): Promise<number | null> {
   for (let pause = pauseMs; ; pause = Math.min(50, pause * 1.5)) {
-    const visible = await shows(base, change).catch(() => false);
+    // A read still unanswered when the patience runs out is abandoned (the change counts as unseen).
+    const visible = await shows(base, change, change.committedAt + patienceMs - wallNow()).catch(() => false);
     const at = wallNow();
     if (visible) return Math.max(0, at - change.committedAt);
     if (at - change.committedAt > patienceMs) return null;
