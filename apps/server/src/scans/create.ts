@@ -44,6 +44,7 @@ export function createScanPipeline(deps: {
     logger: logger.child({ module: 'scans' }),
     publicUrl: config.publicUrl,
     concurrency: config.scan.concurrency,
+    maxPages: config.scan.maxPages,
   });
   // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).
   const views = new ScanViewCache({ live: db.kind === 'pglite' });

@@ -28,6 +28,8 @@ export interface ScanJobDeps {
   publicUrl: string;
   concurrency: number;
   fetchPolicy: Partial<FetchPolicy>;
+  /** Pages a scan samples at most (SCAN_MAX_PAGES). */
+  maxPages?: number;
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -83,6 +85,7 @@ export function defineScanJob(deps: ScanJobDeps): void {
         signal: ctx.signal,
         onProgress,
         fetchPolicy: deps.fetchPolicy,
+        maxPages: deps.maxPages,
         logger: { debug: (...a: unknown[]) => log.debug(a), warn: (...a: unknown[]) => log.warn(a) },
       });
       await writes;

@@ -5,10 +5,11 @@ import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
-import { MARKDOWN_ACCEPT, sampleMarkdownPages } from './markdown-samples';
+import { MARKDOWN_ACCEPT } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { mcpCandidates, type McpCandidate } from './mcp-discovery';
 import { gatherMcpSession } from './mcp-session';
+import { DEFAULT_MAX_PAGES, pageCandidates, samplePages } from './page-sample';
 import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
 
 export { mcpEndpointFromCard } from './mcp-discovery';
@@ -22,6 +23,8 @@ export interface GatherContext {
   userAgent: string;
   /** Requests carry a Web Bot Auth signature (fetch policy `signer`). */
   signed?: boolean;
+  /** Pages sampled at most, the home page included (SCAN_MAX_PAGES). */
+  maxPages?: number;
 }
 
 const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
@@ -61,7 +64,10 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
           const named = sitemapLines(a.robots).slice(0, 2);
           const candidates = [...new Set([...named, at('/sitemap.xml')])];
           a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
-          a.markdownSamples = await sampleMarkdownPages(fetcher, a);
+          const urls = pageCandidates(a, (ctx.maxPages ?? DEFAULT_MAX_PAGES) - 1, userAgent);
+          const sample = await samplePages(fetcher, urls, userAgent);
+          a.pages = sample.map((s) => s.page);
+          a.markdownSamples = sample.map((s) => s.markdown);
         })(),
         gatherArd(fetcher, a),
       ]);
