@@ -114,6 +114,7 @@ async function main(): Promise<void> {
       // Per-change cost: one scan end at a time, nothing else running; the time from its commit until a read of this
       // process shows it (what applying the change costs before the next read can see it), and the transaction's.
       const w = await writer();
+      if (w.prepared < msg.n!) await w.prepare(msg.n! - w.prepared);
       const txMs: number[] = [];
       const applyMs: number[] = [];
       const started = performance.now();

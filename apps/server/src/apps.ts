@@ -6,6 +6,7 @@ import { createWebPages } from '@arl/web';
 import type express from 'express';
 import { feedbackDiscoveryHandlers, homeLinkHeader, leaderboardDiscoveryHandlers } from './discovery/handlers';
 import { feedbackHandlers } from './feedback/handlers';
+import { feedbackDisputeHandlers, leaderboardDisputeHandlers } from './disputes/handlers';
 import { healthHandlers } from './health';
 import { createContractApp } from './http/contract-app';
 import { coverageHandlers } from './scan-coverage/handlers';
@@ -27,6 +28,10 @@ import { scanHandlers } from './scans/handlers';
 import { streamHandlers } from './streams/handlers';
 import { errorPageRenderer } from './web/error-pages';
 import { webHandlers } from './web/handlers';
+import { webhookHandlers } from './webhooks/handlers';
+import { compareHandlers } from './compare/handlers';
+import { badgeHandlers } from './badges/handlers';
+import { checkHistoryHandlers } from './check-history/handlers';
 import { PageCache } from './web/page-cache';
 import { selfClient } from './web/self-client';
 
@@ -58,6 +63,11 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): {
     ...streamHandlers(runtime),
     ...leaderboardDiscoveryHandlers(runtime),
     ...coverageHandlers(runtime.db),
+    ...webhookHandlers(runtime, runtime.webhooks),
+    ...compareHandlers(runtime.leaderboard),
+    ...badgeHandlers(runtime.leaderboard),
+    ...checkHistoryHandlers(runtime.db, runtime.clock),
+    ...leaderboardDisputeHandlers(runtime.disputes, runtime.feedback),
     ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
   // The MCP tools run the same handler instances (and so share their rate limiters).
@@ -85,8 +95,8 @@ export function createLeaderboardApp(
   });
 }
 
-// Operations 1-3 depend only on the ranked snapshot and on data that changes with it (a scan ending publishes a
-// change, which drops the snapshot and so every cached answer).
+// Operations 1-3 depend only on the live index and on data that changes with it (every change it applies, and every
+// 7-day fact the clock moves, gives it a new version, which retires every cached answer).
 const CACHED_READ = /^\/v1\/leaderboard(?:\/categories|\/companies\/[^/]+)?$/;
 
 export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
@@ -111,20 +121,8 @@ export function createDirectReads(runtime: Runtime, cache: ResponseCache, handle
     logger: runtime.logger.child({ host: 'leaderboard' }),
     validateResponses: runtime.config.validateResponses,
   });
-  // Each new snapshot's entries are serialized and validated in the background, a chunk per turn of the event loop,
-  // so the first searches that list them cost what later ones do (see http/frozen-memo.ts).
-  runtime.leaderboard.onSnapshot(async (snap, replaced) => {
-    for (const population of [snap.populations.all, snap.populations.curated]) {
-      for (let i = 0; i < population.ranked.length && !replaced(); i += WARM_CHUNK) {
-        direct.warm('listLeaderboard', 'items', population.ranked.slice(i, i + WARM_CHUNK).map((e) => e.json));
-        await new Promise((resolve) => setImmediate(resolve));
-      }
-    }
-  });
   return direct;
 }
-
-const WARM_CHUNK = 500;
 
 /**
  * The leaderboard host's request listener: cached reads first, then plain reads answered directly, everything else
@@ -169,6 +167,7 @@ export function createFeedbackApp(runtime: Runtime): express.Express {
     getFeedbackOpenApiJson: documents.json,
     getFeedbackApiDocs: documents.docs,
     ...feedbackHandlers(runtime.feedback),
+    ...feedbackDisputeHandlers(runtime.disputes, runtime.feedback),
     ...feedbackDiscoveryHandlers(runtime),
   };
   return createContractApp<FeedbackOperations>({

@@ -1,35 +1,69 @@
-// "The data behind the leaderboard changed": published after a transaction that ends a scan commits, heard by
-// every process so its ranked snapshot is rebuilt. Embedded mode has one process (PGlite cannot be shared), so an
-// in-memory emitter is exact; with PostgreSQL every process LISTENs on one channel per schema.
+// "The data behind the leaderboard changed", and what changed: published right after a transaction that ends a scan
+// commits, heard by every process so its live index (leaderboard/live-index.ts) applies the same change in place.
+// Embedded mode has one process (PGlite cannot be shared), so an in-memory emitter is exact; with PostgreSQL every
+// process LISTENs on one channel per schema and the NOTIFY payload carries the change.
 import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Db } from '@arl/db';
 import type { Logger } from 'pino';
+import type { CompanyFacts } from './leaderboard/live-index';
+
+export type LeaderboardChange =
+  /** These companies now have these facts (a scan's end: read in its transaction). */
+  | { kind: 'companies'; companies: CompanyFacts[] }
+  /** These companies changed: read their rows (a category change; facts too long for a notification). */
+  | { kind: 'ids'; ids: string[] }
+  /** Something changed that nobody described (tools and tests writing to the database): rebuild before the next read. */
+  | { kind: 'reload' }
+  /** Changes may have been missed (the notification connection was lost): rebuild in the background. */
+  | { kind: 'resync' };
+
+export type ChangeListener = (change: LeaderboardChange) => void | Promise<void>;
 
 export interface ChangeFeed {
-  publish(): Promise<void>;
-  subscribe(listener: () => void): () => void;
+  /** Applies the change in this process (the listeners run before this returns), then tells the others. */
+  publish(change?: LeaderboardChange): Promise<void>;
+  subscribe(listener: ChangeListener): () => void;
   close(): Promise<void>;
 }
 
 export class LocalChangeFeed implements ChangeFeed {
-  private readonly emitter = new EventEmitter();
-  async publish(): Promise<void> {
-    this.emitter.emit('change');
+  private readonly listeners = new Set<ChangeListener>();
+
+  async publish(change: LeaderboardChange = { kind: 'reload' }): Promise<void> {
+    await this.deliver(change);
   }
-  subscribe(listener: () => void): () => void {
-    this.emitter.on('change', listener);
-    return () => this.emitter.off('change', listener);
+
+  /** Runs every listener; a synchronous listener has finished when this returns its promise. */
+  protected deliver(change: LeaderboardChange): Promise<unknown> {
+    return Promise.all([...this.listeners].map((listener) => listener(change)));
   }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   async close(): Promise<void> {
-    this.emitter.removeAllListeners();
+    this.listeners.clear();
   }
+}
+
+/** NOTIFY payloads must stay under 8,000 bytes; a change that does not fit is sent as ids (the receiver reads them). */
+const MAX_PAYLOAD = 7_500;
+
+interface Wire {
+  /** The publishing feed: a process skips its own notifications (it applied the change when publishing). */
+  o: string;
+  c: LeaderboardChange;
 }
 
 export class PostgresChangeFeed extends LocalChangeFeed {
   private client: pg.Client | null = null;
   private closed = false;
   private readonly channel: string;
+  private readonly origin = randomUUID();
 
   constructor(private readonly db: Db, private readonly logger: Logger) {
     super();
@@ -38,12 +72,12 @@ export class PostgresChangeFeed extends LocalChangeFeed {
 
   async start(): Promise<void> {
     const client = new pg.Client({ connectionString: this.db.connectionString! });
-    client.on('notification', () => void super.publish());
+    client.on('notification', (msg) => this.receive(msg.payload));
     client.on('error', (err) => {
       this.logger.warn({ err }, 'change feed connection lost; reconnecting');
       this.client = null;
-      // While disconnected a change may be missed: invalidate now and reconnect.
-      void super.publish();
+      // While disconnected a change may be missed: rebuild (in the background) and reconnect.
+      void this.deliver({ kind: 'resync' });
       if (!this.closed) setTimeout(() => void this.start().catch(() => undefined), 1000).unref();
     });
     await client.connect();
@@ -51,9 +85,25 @@ export class PostgresChangeFeed extends LocalChangeFeed {
     this.client = client;
   }
 
-  override async publish(): Promise<void> {
-    await super.publish();
-    await this.db.executeSql('SELECT pg_notify($1, $2)', [this.channel, '']);
+  private receive(payload: string | undefined): void {
+    let wire: Wire;
+    try {
+      wire = JSON.parse(payload ?? '') as Wire;
+    } catch {
+      wire = { o: '', c: { kind: 'reload' } }; // an unknown sender: treat as an undescribed change
+    }
+    if (wire.o === this.origin) return;
+    void Promise.resolve(this.deliver(wire.c)).catch((err) => this.logger.warn({ err }, 'could not apply a change'));
+  }
+
+  override async publish(change: LeaderboardChange = { kind: 'reload' }): Promise<void> {
+    await super.publish(change);
+    let payload = JSON.stringify({ o: this.origin, c: change } satisfies Wire);
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD && change.kind === 'companies') {
+      payload = JSON.stringify({ o: this.origin, c: { kind: 'ids', ids: change.companies.map((c) => c.id) } } satisfies Wire);
+    }
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD) payload = JSON.stringify({ o: this.origin, c: { kind: 'resync' } } satisfies Wire);
+    await this.db.executeSql('SELECT pg_notify($1, $2)', [this.channel, payload]);
   }
 
   override async close(): Promise<void> {

@@ -54,6 +54,16 @@ export interface Config {
     model: string | null;
     apiKey: string | null;
   };
+  webhooks: {
+    /** How long a delivery is retried (and how long a URL may fail before its subscription is paused). */
+    retryWindowMs: number;
+    /** First retry delay; each next one doubles, up to an hour. */
+    retryBaseMs: number;
+    /** Time allowed for one delivery attempt (connect, send, answer). */
+    timeoutMs: number;
+    /** Subscriptions created per minute per client; 0 disables. */
+    rateLimit: number;
+  };
   feedback: {
     /** Reports per minute per client; 0 disables. */
     rateLimit: number;
@@ -131,6 +141,15 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const rescanIntervalMs = parseInterval(rescanRaw);
   if (rescanIntervalMs === undefined) problems.push('RESCAN_INTERVAL must be "off" or a duration like 7d, 12h, 30m, 45s');
 
+  const duration = (name: string, fallback: string, min: number, max: number): number => {
+    const value = parseInterval(read(name) ?? fallback);
+    if (value === undefined || value === null || value < min || value > max) {
+      problems.push(`${name} must be a duration like 24h, 30m, 10s or 500ms, from ${min} ms to ${max} ms`);
+      return parseInterval(fallback) as number;
+    }
+    return value;
+  };
+
   // Unset outside production: a random key kept in DATA_DIR (local-secrets.ts), never a constant of the source.
   const cursorSecret = read('CURSOR_SECRET') ?? null;
   const inviteSecret = read('FEEDBACK_INVITE_SECRET') ?? null;
@@ -190,6 +209,12 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       baseUrl: url('LLM_BASE_URL', null, ['http:', 'https:']),
       model: read('LLM_MODEL') ?? null,
       apiKey: read('LLM_API_KEY') ?? null,
+    },
+    webhooks: {
+      retryWindowMs: duration('WEBHOOK_RETRY_WINDOW', '24h', 1000, 30 * 86_400_000),
+      retryBaseMs: duration('WEBHOOK_RETRY_BASE', '10s', 10, 3_600_000),
+      timeoutMs: duration('WEBHOOK_TIMEOUT', '10s', 100, 60_000),
+      rateLimit: int('WEBHOOK_RATE_LIMIT', 10, 0, 100_000),
     },
     feedback: {
       rateLimit: int('FEEDBACK_RATE_LIMIT', 30, 0, 100_000),

@@ -6,6 +6,8 @@ import { createChangeFeed, type ChangeFeed } from './changes';
 import { pgliteDir, type Config } from './config';
 import { createFeedbackService } from './feedback/create';
 import type { FeedbackService } from './feedback/service';
+import { DisputeService } from './disputes/service';
+import { ReportService } from './reports/service';
 import type { Readiness } from './health';
 import { createJourneys } from './journeys/create';
 import type { JourneyService } from './journeys/service';
@@ -19,6 +21,8 @@ import { createScanPipeline } from './scans/create';
 import type { ScanService } from './scans/service';
 import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
 import { ProgressFeed } from './streams/progress-feed';
+import { createWebhooks, webhookFanOut } from './webhooks/create';
+import type { WebhookService } from './webhooks/service';
 
 export interface Runtime {
   config: Config;
@@ -31,12 +35,16 @@ export interface Runtime {
   changes: ChangeFeed;
   leaderboard: LeaderboardService;
   feedback: FeedbackService;
+  /** Disputed verdicts: reports of the dispute kind, the rescans they start and their outcome. */
+  disputes: DisputeService;
   readiness: Readiness;
   clock: () => Date;
   /** The durable job queue (scans, mail; journeys register their kind on it). */
   jobs: JobQueue;
   scans: ScanService;
   journeys: JourneyService;
+  /** Webhook subscriptions (their deliveries are `webhook` jobs on the same queue). */
+  webhooks: WebhookService;
   /** Progress notifications of scans and journeys (across processes), and the open event streams that follow them. */
   progress: ProgressFeed;
   streams: EventStreams;
@@ -83,11 +91,18 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       cursorSecret: secrets.cursor,
       clock,
     });
-    const feedback = createFeedbackService(config, secrets.invite, db, clock);
     const metrics = createMetrics();
     observeDatabase(metrics, db);
     const scanFetchPolicy: Partial<FetchPolicy> = { ...options.fetchPolicy, ...(scannerSigner ? { signer: scannerSigner } : {}) };
-    const pipeline = createScanPipeline({ config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy });
+    const pipeline = createScanPipeline({
+      config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),
+    });
+    const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
+    const disputes = new DisputeService({
+      db, reports: new ReportService(db, clock), scans: pipeline.scans, logger: logger.child({ module: 'disputes' }),
+      feedbackPublicUrl: config.feedbackPublicUrl, publicUrl: config.publicUrl,
+    });
+    const feedback = createFeedbackService(config, secrets.invite, db, clock, disputes);
     const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
     const readiness: Readiness = {
       draining: false,
@@ -97,10 +112,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
     let closed = false;
     return {
-      config, secrets, scannerSigner, logger, db, changes, leaderboard, feedback, readiness, clock,
+      config, secrets, scannerSigner, logger, db, changes, leaderboard, feedback, disputes, readiness, clock,
       jobs: pipeline.jobs,
       scans: pipeline.scans,
       journeys,
+      webhooks,
       progress,
       streams,
       metrics,

@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { memoizedValidator, stringifyBody } from '../src/http/frozen-memo';
-import { buildSnapshot } from '../src/leaderboard/ranking';
+import { LiveIndex } from '../src/leaderboard/live-index';
 
 const deepFreeze = <T>(value: T): T => {
   if (value !== null && typeof value === 'object') {
@@ -74,35 +74,17 @@ test('a frozen element is validated once; an element that is not frozen, every t
   expect(calls).toBe(1 + 5);
 });
 
-test('warming validates frozen elements ahead: answers listing them do not validate them again; invalid ones stay unremembered', () => {
-  let calls = 0;
-  const memo = memoizedValidator((s) => {
-    const validate = ajv.compile(s);
-    if (s === schema) return validate;
-    return ((value: unknown) => {
-      if ((s as { required?: string[] }).required?.includes('n')) calls++;
-      return validate(value);
-    }) as typeof validate;
-  }, schema);
-  const good = deepFreeze({ n: 1, url: 'https://a.example/' });
-  const bad = deepFreeze({ n: -1, url: 'https://a.example/' });
-  memo.warm('items', [good, bad, { n: 2, url: 'https://b.example/' }]);
-  expect(calls).toBe(2); // the element that is not frozen is left for the answer
-  expect(memo({ items: [good], total: 1 })).toBe(true);
-  expect(calls).toBe(2);
-  expect(memo({ items: [bad], total: 1 })).toBe(false);
-  expect(calls).toBe(3);
-});
-
-test("the ranked snapshot's entries are frozen all the way down (what the memory relies on)", () => {
+test("the live index's entries are frozen all the way down (what the memory relies on)", () => {
   const at = new Date('2026-11-20T00:00:00.000Z');
-  const snap = buildSnapshot(
+  const index = LiveIndex.load(
     [{ id: 'a', name: 'A', website: 'https://a.example/', domain: 'a.example', source: 'curated', score: 50, grade: 'D', scannedAt: at, category: { id: 'c', name: 'C', slug: 'c' }, summary: null, latestScanId: null }],
-    { weekAgo: new Map(), firstRecordedAt: new Map() },
+    { weekAgo: new Map(), firstRecordedAt: new Map(), recent: new Map() },
     at,
   );
-  const json = snap.populations.all.ranked[0].json;
+  const json = index.entry(index.byDomain('a.example')!, 'all');
   expect(Object.isFrozen(json)).toBe(true);
   expect(Object.isFrozen(json.company)).toBe(true);
   expect(Object.isFrozen(json.company.category)).toBe(true);
+  // Answered again unchanged, it is the same object (so its text and verdict are remembered).
+  expect(index.entry(index.byDomain('a.example')!, 'all')).toBe(json);
 });

@@ -1,17 +1,20 @@
 // Every read answers exactly what a full pass over the ranked population would: random queries (q, category, sort,
 // order, population, page size) walked page by page over HTTP, first as misses and then again as response-cache
-// hits, compared with a reference that filters the sorted population entry by entry. And a scan's end shows in
-// every process's reads at once (with PostgreSQL: a second runtime that only hears of it through LISTEN/NOTIFY).
+// hits, compared with a reference that filters the from-scratch ranking entry by entry. And a scan's end shows in
+// every process's reads at once, applied in place (with PostgreSQL: a second runtime that only hears of it through
+// LISTEN/NOTIFY).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { createLeaderboardListener } from '../src/apps';
 import { createLogger } from '../src/logger';
-import { sortedView, SORTS, type Order, type SortKey } from '../src/leaderboard/ranking';
+import { LeaderboardRepository } from '../src/leaderboard/repository';
+import { SORTS, type Order, type SortKey } from '../src/leaderboard/ranking';
 import { createRuntime, type Runtime } from '../src/runtime';
-import { endScan } from '../src/scans/results';
+import { commitEnding } from '../src/scans/scan-job';
 import { startTestServer, type TestServer } from './support/harness';
 import { ensureCategory, gradeOf } from './support/fixtures';
+import { buildSnapshot, sortedView } from './support/reference-ranking';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const SLUGS = ['payments', 'developer-tools', 'search', 'travel'];
@@ -58,9 +61,10 @@ interface Query {
   limit: number;
 }
 
-/** The reference: the sorted population filtered entry by entry (what the read did before it had indexes). */
+/** The reference: the from-scratch ranking's sorted population filtered entry by entry (no indexes). */
 async function reference(query: Query) {
-  const snap = await t.runtime.leaderboard.current();
+  const repository = new LeaderboardRepository(t.runtime.db);
+  const snap = buildSnapshot(await repository.scoredCompanies(), await repository.historyFacts(NOW), NOW);
   const sort = query.sort ?? 'score';
   const order = query.order ?? SORTS[sort].defaultOrder;
   const { list } = sortedView(snap.populations[query.community === 'include' ? 'all' : 'curated'], sort, order);
@@ -147,11 +151,15 @@ test("a scan's end shows at once in the reads of every process (with PostgreSQL:
     const scan = await db.prisma.scan.create({
       data: { target: `https://${target.domain}/`, activeTarget: `https://${target.domain}/`, url: `https://${target.domain}/`, domain: target.domain, state: 'scoring' },
     });
-    const ended = await db.prisma.$transaction((tx) =>
-      endScan(tx, scan.id, { ending: 'finished', cause: null, score: 100, grade: 'A', summary: 'Perfect.', siteName: null, checks: [], layers: [] }, { queue: t.runtime.jobs, publicUrl: 'http://localhost', now: NOW }),
+    const loads = [t.runtime.leaderboard.loads, other.leaderboard.loads];
+    const ended = await commitEnding(
+      { db, queue: t.runtime.jobs, changes: t.runtime.changes, clock: () => NOW, logger: t.runtime.logger, publicUrl: 'http://localhost' },
+      scan.id,
+      { ending: 'finished', cause: null, score: 100, grade: 'A', summary: 'Perfect.', siteName: null, checks: [], layers: [] },
     );
-    expect(ended).toEqual({ scored: true, mails: 0 });
-    await t.runtime.changes.publish(); // what the scan job does after the commit
+    expect(ended).toMatchObject({ scored: true, mails: 0, company: { domain: target.domain, score: 100 } });
+    // This process answers from the new ranking at once (nothing awaited between the scan's end and the read).
+    expect(await readTop(t.leaderboardUrl)).toMatchObject({ top: { company: { domain: target.domain }, score: 100 }, company: { score: 100, rank: 1 } });
     await heard; // the other process hears of it (LISTEN/NOTIFY with PostgreSQL)
 
     for (const base of [t.leaderboardUrl, otherUrl]) {
@@ -159,6 +167,8 @@ test("a scan's end shows at once in the reads of every process (with PostgreSQL:
       expect(top).toMatchObject({ company: { domain: target.domain }, score: 100 });
       expect(company).toMatchObject({ score: 100, rank: 1 });
     }
+    // Applied in place from the notification's facts: neither process loaded the ranking again.
+    expect([t.runtime.leaderboard.loads, other.leaderboard.loads]).toEqual(loads);
   } finally {
     server.close();
     if (other !== t.runtime) await other.close();

@@ -1,7 +1,9 @@
-// The snapshot builds both populations from one sort of all companies (ranking.ts). This checks it against the
-// plain definition, each population ranked on its own: same entries, ranks, category ranks and 7-day movement, on
-// random companies with tied scores and times, community companies, and companies without history.
-import { buildSnapshot, WEEK_MS, type HistoryFacts, type ScoredCompany } from '../src/leaderboard/ranking';
+// The live index builds both populations from one sort of all companies at start-up, and then changes them one
+// company at a time (live-index.ts). This checks both ways against the plain definition, each population ranked on
+// its own: same entries, ranks, category ranks and 7-day movement, on random companies with tied scores and times,
+// community companies, and companies without history.
+import { LiveIndex, type CompanyFacts } from '../src/leaderboard/live-index';
+import { WEEK_MS, type HistoryFacts, type ScoredCompany } from '../src/leaderboard/ranking';
 
 function random(seed: number): () => number {
   return () => {
@@ -50,12 +52,12 @@ function reference(companies: ScoredCompany[], history: HistoryFacts, now: Date)
   return { all: population(companies), curated: population(companies.filter((c) => c.source === 'curated')) };
 }
 
-test.each([1, 2, 3])('both populations rank exactly as each ranked on its own (random set %i)', (seed) => {
+test.each([1, 2, 3])('both populations rank exactly as each ranked on its own, loaded at once and one company at a time (random set %i)', (seed) => {
   const rnd = random(seed);
   const now = new Date('2026-11-23T12:00:00Z');
   const categories = [null, { id: 'c1', name: 'Shops', slug: 'shops' }, { id: 'c2', name: 'Travel', slug: 'travel' }];
   const companies: ScoredCompany[] = [];
-  const history: HistoryFacts = { weekAgo: new Map(), firstRecordedAt: new Map() };
+  const history: HistoryFacts = { weekAgo: new Map(), firstRecordedAt: new Map(), recent: new Map() };
   for (let i = 0; i < 400; i++) {
     const id = `00000000-0000-4000-8000-${String(i * 7919 % 1000).padStart(12, '0')}`;
     // Few distinct scores, times and names: ties at every level of the order.
@@ -77,15 +79,36 @@ test.each([1, 2, 3])('both populations rank exactly as each ranked on its own (r
     if (rnd() < 0.7) history.weekAgo.set(id, { score: Math.floor(rnd() * 10) * 10, recordedAt: new Date(now.getTime() - WEEK_MS - Math.floor(rnd() * 5) * 86_400_000) });
     if (rnd() < 0.8) history.firstRecordedAt.set(id, new Date(now.getTime() - Math.floor(rnd() * 14) * 86_400_000));
   }
-  const snapshot = buildSnapshot(companies, history, now);
   const expected = reference(companies, history, now);
-  for (const population of ['all', 'curated'] as const) {
-    const view = snapshot.populations[population];
-    expect(view.ranked.map((e) => ({ categoryRank: e.categoryRank, json: e.json }))).toEqual(expected[population]);
-    expect(view.ranked.map((e) => e.rank)).toEqual(expected[population].map((e) => e.json.rank));
-    expect([...view.byDomain.keys()].sort()).toEqual(expected[population].map((e) => e.json.company.domain).sort());
+  // Loaded at once (start-up), and built up one company at a time from a third of them, in random order, some
+  // applied twice (a change heard again) and some first with older facts.
+  const loaded = LiveIndex.load(companies, history, now);
+  const third = Math.floor(companies.length / 3);
+  const grown = LiveIndex.load(companies.slice(0, third), history, now);
+  const factsOf = (c: ScoredCompany): CompanyFacts => {
+    const then = history.weekAgo.get(c.id);
+    return {
+      ...c,
+      category: c.category && { ...c.category },
+      scannedAt: c.scannedAt.getTime(),
+      history: then ? [[then.score, then.recordedAt.getTime()]] : [],
+      firstRecordedAt: history.firstRecordedAt.get(c.id)?.getTime() ?? null,
+    };
+  };
+  const rest = companies.slice(third).sort(() => rnd() - 0.5);
+  for (const c of rest) {
+    if (rnd() < 0.2) grown.upsert({ ...factsOf(c), score: 100 - c.score, category: null, scannedAt: c.scannedAt.getTime() - 1 });
+    grown.upsert(factsOf(c));
+    if (rnd() < 0.2) grown.upsert(factsOf(c));
+  }
+  for (const index of [loaded, grown]) {
+    for (const population of ['all', 'curated'] as const) {
+      const { items, total } = index.page(population, 'score', 'desc', null, null, null, companies.length);
+      expect(total).toBe(expected[population].length);
+      expect(items.map((item) => ({ categoryRank: index.categoryRank(item, population), json: index.entry(item, population) }))).toEqual(expected[population]);
+    }
   }
   // The movement is not trivially null: the data has companies that moved up, down, and had no rank a week ago.
-  const moves = snapshot.populations.curated.ranked.map((e) => e.json.rankChange7d);
+  const moves = expected.curated.map((e) => e.json.rankChange7d);
   expect(moves.some((m) => m !== null && m > 0) && moves.some((m) => m !== null && m < 0) && moves.includes(null)).toBe(true);
 });

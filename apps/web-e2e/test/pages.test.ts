@@ -166,26 +166,50 @@ describe('company page', () => {
     await page.close();
   });
 
-  test('"this verdict is wrong" stores a structured report in the leaderboard feedback project', async () => {
+  test('"this verdict is wrong" files a dispute on the leaderboard feedback project, rescans, and the page shows whether it held', async () => {
     const page = await open('/companies/typical-saas.test?community=include');
     const { data: report } = await site.api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain: 'typical-saas.test' }, query: { community: 'include' } } });
     const disputed = report!.checks.find((c) => c.status === 'failed')!;
-    const check = page.locator(`#check-${disputed.id} details`);
-    await check.locator('summary').click();
-    await check.getByRole('button', { name: 'This verdict is wrong' }).click();
+    const check = page.locator(`#check-${disputed.id} > details`);
+    await check.locator('> summary').click();
+    await check.locator('.verdict-report > summary').click();
     await check.getByLabel(/What is wrong with the verdict/).fill('Our site does publish this; the scan looked at the wrong page.');
-    await check.getByRole('button', { name: 'Send report' }).click();
-    await expect(check.locator('.notice-ok').textContent()).resolves.toContain('was received');
+    await check.getByRole('button', { name: 'Dispute the verdict' }).click();
+    // Post, redirect, get: the company page, at the dispute.
+    await page.waitForURL(/\/companies\/typical-saas\.test\?community=include#dispute-[0-9a-f-]{36}$/);
+    const disputeId = page.url().split('#dispute-')[1];
+    await expect(page.locator(`#dispute-${disputeId}`).textContent()).resolves.toContain(`“${disputed.name}” (${disputed.id}) was disputed as failed`);
     const stored = await site.db.prisma.feedbackReport.findMany({ include: { project: { select: { slug: true } } } });
     expect(stored).toHaveLength(1);
+    expect(stored[0].id).toBe(disputeId);
     expect(stored[0].project.slug).toBe('leaderboard');
     expect(stored[0].body).toMatchObject({
       reference: `check:${disputed.id} scan:${report!.scanId}`,
       observation: 'Our site does publish this; the scan looked at the wrong page.',
       surface: 'web',
-      metadata: { checkId: disputed.id, scanId: report!.scanId, domain: 'typical-saas.test' },
+      metadata: { kind: 'dispute', checkId: disputed.id, scanId: report!.scanId, domain: 'typical-saas.test', status: 'failed' },
     });
+    // The rescan ends (the site did not change): reloaded, the page says the verdict held.
+    const { data: dispute } = await site.feedback.GET('/v1/feedback/{slug}/reports/{reportId}/dispute', { params: { path: { slug: 'leaderboard', reportId: disputeId } } });
+    await waitForScan(site.api, dispute!.rescanId!);
+    await page.reload();
+    await expect(page.locator(`#dispute-${disputeId}`).textContent()).resolves.toMatch(/^Verdict held: .*The verdict held: the rescan \([0-9a-f-]{36}\) also found "failed"\./);
     await page.close();
+  });
+
+  test('the dispute form works without JavaScript', async () => {
+    const noJs = await browser.newContext({ javaScriptEnabled: false });
+    const page = await open('/companies/exemplary-co.test?community=include', noJs, false);
+    const { data: report } = await site.api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain: 'exemplary-co.test' }, query: { community: 'include' } } });
+    const disputed = report!.checks.find((c) => c.status === 'passed')!;
+    const check = page.locator(`#check-${disputed.id} > details`);
+    await check.locator('> summary').click();
+    await check.locator('.verdict-report > summary').click();
+    await check.getByLabel(/What is wrong with the verdict/).fill('This check should not pass: the file is a placeholder.');
+    await check.getByRole('button', { name: 'Dispute the verdict' }).click();
+    await page.waitForURL(/#dispute-[0-9a-f-]{36}$/);
+    await expect(page.locator('#disputes').textContent()).resolves.toContain(`“${disputed.name}” (${disputed.id}) was disputed as passed`);
+    await noJs.close();
   });
 });
 

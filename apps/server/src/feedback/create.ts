@@ -7,12 +7,12 @@ import { createRateLimiter } from '../http/rate-limit';
 import { InviteTokens } from './invite-token';
 import { loadResolvedSchema } from './report-schema';
 import { FeedbackRepository } from './repository';
-import { FeedbackService } from './service';
+import { FeedbackService, type ReportHook } from './service';
 
 /** A project takes at most this many times the per-client rate, from all clients together. */
 export const PROJECT_RATE_FACTOR = 20;
 
-export function createFeedbackService(config: Config, inviteSecret: string, db: Db, clock: () => Date): FeedbackService {
+export function createFeedbackService(config: Config, inviteSecret: string, db: Db, clock: () => Date, hook?: ReportHook<unknown>): FeedbackService {
   const perClient = config.feedback.rateLimit;
   return new FeedbackService({
     repository: new FeedbackRepository(db),
@@ -20,6 +20,7 @@ export function createFeedbackService(config: Config, inviteSecret: string, db: 
     reportSchema: loadResolvedSchema(specPaths.feedback, 'FeedbackReport'),
     publicUrl: config.feedbackPublicUrl,
     clock,
+    hook,
     clientLimiter: createRateLimiter(
       { points: perClient, durationSeconds: 60, keyPrefix: 'feedback-client', message: `At most ${perClient} reports per minute from one client; try again later.` },
       { db },

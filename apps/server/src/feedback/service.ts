@@ -25,6 +25,17 @@ export interface FeedbackServiceDeps {
   clientLimiter: RateLimiter;
   /** Per project, whoever sends. */
   projectLimiter: RateLimiter;
+  /** Reports of a kind the service acts on (disputes: ../disputes). */
+  hook?: ReportHook<unknown>;
+}
+
+/**
+ * A kind of report the service acts on: asked before a report is stored (null: not of its kind; an ApiError refuses
+ * the report, nothing stored), told after with the receipt, and answering the receipt's message.
+ */
+export interface ReportHook<T> {
+  beforeReport(slug: string, report: Report): Promise<T | null>;
+  afterReport(receipt: { id: string; receivedAt: Date; repeat: boolean }, vetted: T): Promise<string>;
 }
 
 export const RECEIPT_MESSAGES = {
@@ -69,15 +80,16 @@ export class FeedbackService {
       throw new ApiError(409, 'project_not_accepting', `The feedback project "${project.slug}" is not accepting reports at the moment.`);
     }
     if (project.signedOnly) await this.checkInvite(project, report.invite);
+    const hook = this.deps.hook;
+    const vetted = hook ? await hook.beforeReport(project.slug, report) : null;
     const stored = await this.deps.repository.insertOrFind(project.id, contentHash(report), JSON.stringify(report), this.deps.clock());
+    const repeat = !stored.inserted;
+    const message = hook && vetted !== null
+      ? await hook.afterReport({ id: stored.id, receivedAt: stored.receivedAt, repeat }, vetted)
+      : repeat ? RECEIPT_MESSAGES.repeat : RECEIPT_MESSAGES.received;
     return {
       status: stored.inserted ? 201 : 200,
-      receipt: {
-        id: stored.id,
-        receivedAt: stored.receivedAt.toISOString(),
-        repeat: !stored.inserted,
-        message: stored.inserted ? RECEIPT_MESSAGES.received : RECEIPT_MESSAGES.repeat,
-      },
+      receipt: { id: stored.id, receivedAt: stored.receivedAt.toISOString(), repeat, message },
     };
   }
 

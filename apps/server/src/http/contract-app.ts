@@ -91,7 +91,11 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   // Only operations that take a body read one: a body sent with a GET has no meaning (RFC 9110) and is ignored,
   // so its type or encoding can never turn a read into a 400 or 415 the read does not list.
   const json = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
-  app.use((req: Request, res: Response, next: NextFunction) => (req.method === 'GET' ? next() : json(req, res, next)));
+  // The pages' forms post urlencoded (postDisputeForm); an operation that declares JSON only still answers 415.
+  const form = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: 100, type: 'application/x-www-form-urlencoded' });
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    req.method === 'GET' ? next() : json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next))),
+  );
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specPath,

@@ -18,7 +18,7 @@ import type { Logger } from 'pino';
 import type { ResponseValidation } from '../config';
 import { operationShape } from '../mcp/operation-schemas';
 import { canonicalQueryString } from './canonical-query';
-import { memoizedValidator, rememberTexts, stringifyBody, type MemoizedValidator } from './frozen-memo';
+import { memoizedValidator, stringifyBody, type MemoizedValidator } from './frozen-memo';
 import type { OperationHandler } from './operations';
 import { OpenApiReader } from './openapi-resolve';
 import { pickRequestId } from './request-id';
@@ -100,17 +100,6 @@ export class DirectReads {
     this.cache = options.cache;
     this.logger = options.logger;
     this.validateResponses = options.validateResponses;
-  }
-
-  /**
-   * Does ahead of time, for list entries that answers will share (frozen objects), the work an answer would do for
-   * each the first time: its JSON text and its verdict against the contract. Callers pass them in small chunks.
-   */
-  warm(operationId: string, property: string, items: readonly unknown[]): void {
-    const route = this.routes.find((r) => r.operationId === operationId);
-    if (!route) throw new Error(`${operationId} is not answered directly`);
-    rememberTexts(items);
-    if (this.validateResponses !== 'off') route.validateOutput.warm(property, items);
   }
 
   /**

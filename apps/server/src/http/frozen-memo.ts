@@ -1,6 +1,6 @@
-// Work done once per immutable list entry instead of once per response. The ranked snapshot's entries are frozen
-// (leaderboard/ranking.ts) and shared by every page that lists them until the next snapshot, so their JSON text and
-// their verdict against the contract cannot change while they live: a page of 100 entries costs 100 lookups, not 100
+// Work done once per immutable list entry instead of once per response. The live index's entries are frozen
+// (leaderboard/live-index.ts) and shared by every page that lists them until the company's values change (a new
+// entry object then), so their JSON text and their verdict against the contract cannot change while they live: a page of 100 entries costs 100 lookups, not 100
 // serializations and 100 schema validations. Anything not frozen is done in full every time.
 import type { ValidateFunction } from 'ajv';
 
@@ -38,11 +38,6 @@ function elementText(item: unknown): string {
   return text;
 }
 
-/** Serializes and remembers frozen elements ahead of the first answer that lists them (see DirectReads.warm). */
-export function rememberTexts(items: readonly unknown[]): void {
-  for (const item of items) if (isFrozenObject(item)) elementText(item);
-}
-
 type Schema = Record<string, unknown>;
 
 /** Keywords that make an array's verdict depend on its elements together, not one by one. */
@@ -52,18 +47,14 @@ const JOINT_KEYWORDS = ['uniqueItems', 'contains', 'prefixItems', 'unevaluatedIt
  * A validator equal to `compile(schema)` for an object schema, except that the elements of its array properties
  * are validated one by one and a frozen element that passed once is not validated again.
  */
-export interface MemoizedValidator {
-  (value: unknown): boolean;
-  /** Validates frozen elements of an array property ahead of the first answer that lists them. */
-  warm(property: string, items: readonly unknown[]): void;
-}
+export type MemoizedValidator = (value: unknown) => boolean;
 
 export function memoizedValidator(compile: (schema: Schema) => ValidateFunction, schema: Schema): MemoizedValidator {
   const properties = schema.properties as Record<string, Schema> | undefined;
   const split = Object.entries(properties ?? {}).filter(
     ([, s]) => s.type === 'array' && typeof s.items === 'object' && s.items !== null && !JOINT_KEYWORDS.some((k) => k in s),
   );
-  if (schema.type !== 'object' || split.length === 0) return Object.assign(compile(schema), { warm: () => undefined });
+  if (schema.type !== 'object' || split.length === 0) return compile(schema);
   // The envelope keeps every rule of the array (its type, length bounds) but not the elements' schema.
   const envelope = compile({
     ...schema,
@@ -83,10 +74,5 @@ export function memoizedValidator(compile: (schema: Schema) => ValidateFunction,
     }
     return true;
   };
-  const warm = (property: string, items: readonly unknown[]): void => {
-    const element = elements.find((e) => e.name === property);
-    if (!element) return;
-    for (const item of items) if (isFrozenObject(item) && !element.passed.has(item) && element.validate(item)) element.passed.add(item);
-  };
-  return Object.assign(validate, { warm });
+  return validate;
 }

@@ -4,9 +4,10 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 
-type TextMediaType = 'text/plain' | 'text/markdown' | 'text/javascript' | 'text/css' | 'application/xml' | 'application/linkset+json' | 'application/mcp-server-card+json' | 'application/http-message-signatures-directory+json';
+type TextMediaType = 'text/plain' | 'text/markdown' | 'text/javascript' | 'text/css' | 'application/xml' | 'application/linkset+json' | 'application/mcp-server-card+json' | 'application/http-message-signatures-directory+json' | 'image/svg+xml';
 type Responses<Op> = Op extends { responses: infer R } ? R : never;
-type SuccessStatus<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 ? S : never }[keyof R];
+// 304: a conditional GET answered from the caller's copy (the badge); 303: a form's post-redirect-get (postDisputeForm).
+type SuccessStatus<R> = { [S in keyof R]: S extends 200 | 201 | 202 | 204 | 303 | 304 ? S : never }[keyof R];
 type ContentOf<T> = T extends { content: infer C } ? C : never;
 
 type ResultFor<S, C> = [C] extends [never]

@@ -2,7 +2,9 @@
 import type { Db } from '@arl/db';
 import type { LeaderboardSchemas } from '@arl/contract';
 import { scanDetailSql } from '../scans/detail';
-import { WEEK_MS, type HistoryFacts, type ScoredCompany } from './ranking';
+import { companyFactsQuery, toCompanyFacts } from './company-facts';
+import type { CompanyFacts } from './live-index';
+import { WEEK_MS, type HistoryFacts, type HistoryRow, type ScoredCompany } from './ranking';
 
 type Grade = LeaderboardSchemas['Grade'];
 
@@ -28,18 +30,35 @@ export class LeaderboardRepository {
 
   async historyFacts(now: Date): Promise<HistoryFacts> {
     const boundary = new Date(now.getTime() - WEEK_MS);
-    const [weekAgo, first] = await Promise.all([
+    const [weekAgo, first, recent] = await Promise.all([
       this.db.prisma.$queryRaw<Array<{ company_id: string; score: number; recorded_at: Date }>>`
         SELECT DISTINCT ON (company_id) company_id, score, recorded_at
         FROM score_history WHERE recorded_at <= ${boundary}
-        ORDER BY company_id, recorded_at DESC`,
+        ORDER BY company_id, recorded_at DESC, id DESC`,
       this.db.prisma.$queryRaw<Array<{ company_id: string; first_at: Date }>>`
         SELECT company_id, min(recorded_at) AS first_at FROM score_history GROUP BY company_id`,
+      this.db.prisma.$queryRaw<Array<{ company_id: string; score: number; recorded_at: Date }>>`
+        SELECT company_id, score, recorded_at FROM score_history WHERE recorded_at > ${boundary} ORDER BY recorded_at, id`,
     ]);
+    const rows = new Map<string, HistoryRow[]>();
+    for (const r of recent) {
+      let list = rows.get(r.company_id);
+      if (!list) rows.set(r.company_id, (list = []));
+      list.push([Number(r.score), new Date(r.recorded_at).getTime()]);
+    }
     return {
       weekAgo: new Map(weekAgo.map((r) => [r.company_id, { score: Number(r.score), recordedAt: new Date(r.recorded_at) }])),
       firstRecordedAt: new Map(first.map((r) => [r.company_id, new Date(r.first_at)])),
+      recent: rows,
     };
+  }
+
+  /** These companies' facts as the live index needs them (the scored ones only), in one statement. */
+  async companyFacts(ids: string[], now: Date): Promise<CompanyFacts[]> {
+    if (ids.length === 0) return [];
+    const { sql, params } = companyFactsQuery(ids, now);
+    const { rows } = await this.db.executeSql(sql, params);
+    return rows.map(toCompanyFacts);
   }
 
   /** The layers and checks of these scans (JSON text, see scans/detail.ts), for the in-memory copy. */

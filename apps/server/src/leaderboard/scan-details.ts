@@ -114,6 +114,11 @@ export class ScanDetails {
     return true;
   }
 
+  /** Forgets a scan that is no longer a company's latest. */
+  delete(scanId: string): void {
+    this.packed.delete(scanId);
+  }
+
   /** Forgets every scan not in `keep` (scans that are no longer a company's latest). */
   retainOnly(keep: ReadonlySet<string>): void {
     for (const id of this.packed.keys()) if (!keep.has(id)) this.packed.delete(id);

@@ -1,16 +1,17 @@
-// Substring search over a population without reading every entry: a trigram index (each three-character sequence of
-// the lower-cased "name\ndomain" key -> the ranked positions whose key contains it). A query of three or more
+// Substring search over the companies without reading every one: a trigram index (each three-character sequence of
+// the lower-cased "name\ndomain" key -> the slots, ascending, whose key contains it; a slot is a company's fixed number
+// in the live index, so a change touches only that company's posting lists). A query of three or more
 // characters only verifies (with `includes`, so the answer is exactly the full pass's) the entries in every posting
 // list of its trigrams (intersected rarest first), so a selective search costs about the same at 1,000 or 100,000
 // companies; a query of one or two characters
-// falls back to a full pass. Built on a snapshot's first search, once per population.
+// falls back to a full pass. Built once at start-up; `set` keeps it current as companies appear or are renamed.
 
 const GRAM = 3;
 /** Candidates few enough to check with `includes` directly. */
 const NARROW_ENOUGH = 16;
 
 /** The values in both ascending lists, ascending: a merge, or binary searches when `b` is much longer than `a`. */
-export function intersect(a: Int32Array, b: Int32Array): Int32Array {
+export function intersect(a: ArrayLike<number>, b: ArrayLike<number>): Int32Array {
   const out = new Int32Array(Math.min(a.length, b.length));
   let n = 0;
   if (b.length > a.length * 16) {
@@ -40,31 +41,28 @@ export function intersect(a: Int32Array, b: Int32Array): Int32Array {
 }
 
 export class SearchIndex {
-  private readonly postings = new Map<string, Int32Array>();
+  private readonly postings = new Map<string, number[]>();
+  private readonly keys: Array<string | null> = [];
 
-  /** `keys[i]` is the search key of the entry at ranked position i. */
-  constructor(private readonly keys: readonly string[]) {
-    const lists = new Map<string, number[]>();
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i];
-      let last: string | null = null;
-      for (let j = 0; j + GRAM <= key.length; j++) {
-        const gram = key.slice(j, j + GRAM);
-        if (gram === last) continue;
-        last = gram;
-        let list = lists.get(gram);
-        if (!list) lists.set(gram, (list = []));
-        // Positions arrive in ascending order; skip a repeat of the same trigram within one key.
-        if (list[list.length - 1] !== i) list.push(i);
-      }
-    }
-    for (const [gram, list] of lists) this.postings.set(gram, Int32Array.from(list));
+  /** `keys[i]` is the search key of slot i. */
+  constructor(keys: readonly string[] = []) {
+    keys.forEach((key, slot) => this.set(slot, key));
   }
 
-  /** Ranked positions (ascending) whose key contains `q` (already lower-cased). */
+  /** Gives `slot` the key `key` (null: no key), updating only the posting lists of its old and new trigrams. */
+  set(slot: number, key: string | null): void {
+    const old = this.keys[slot] ?? null;
+    if (old === key) return;
+    if (old !== null) for (const gram of gramsOf(old)) this.drop(gram, slot);
+    while (this.keys.length <= slot) this.keys.push(null);
+    this.keys[slot] = key;
+    if (key !== null) for (const gram of gramsOf(key)) this.add(gram, slot);
+  }
+
+  /** Slots (ascending) whose key contains `q` (already lower-cased). */
   search(q: string): Int32Array {
     if (q.length >= GRAM) {
-      const lists: Int32Array[] = [];
+      const lists: number[][] = [];
       for (let j = 0; j + GRAM <= q.length; j++) {
         const list = this.postings.get(q.slice(j, j + GRAM));
         if (!list) return new Int32Array(0);
@@ -74,22 +72,56 @@ export class SearchIndex {
       // lists, rarest first, before the string check: at 100,000 companies the rarest trigram of "company 12345"
       // still has ~300 keys (every number containing "123"), and comparing integers is far cheaper than `includes`.
       lists.sort((a, b) => a.length - b.length);
-      let candidates = lists[0];
+      let candidates: ArrayLike<number> = lists[0];
       for (let i = 1; i < lists.length && candidates.length > NARROW_ENOUGH; i++) candidates = intersect(candidates, lists[i]);
       return this.verify(candidates, q);
     }
     const out: number[] = [];
-    for (let i = 0; i < this.keys.length; i++) if (this.keys[i].includes(q)) out.push(i);
+    for (let i = 0; i < this.keys.length; i++) if (this.keys[i]?.includes(q)) out.push(i);
     return Int32Array.from(out);
   }
 
-  private verify(candidates: Int32Array, q: string): Int32Array {
+  private verify(candidates: ArrayLike<number>, q: string): Int32Array {
     const out = new Int32Array(candidates.length);
     let n = 0;
     for (let k = 0; k < candidates.length; k++) {
       const i = candidates[k];
-      if (this.keys[i].includes(q)) out[n++] = i;
+      if (this.keys[i]!.includes(q)) out[n++] = i;
     }
     return out.subarray(0, n);
   }
+
+  private add(gram: string, slot: number): void {
+    let list = this.postings.get(gram);
+    if (!list) this.postings.set(gram, (list = []));
+    // New slots are the highest, so this is an append but for a renamed company.
+    const at = lowerBound(list, slot);
+    if (list[at] !== slot) list.splice(at, 0, slot);
+  }
+
+  private drop(gram: string, slot: number): void {
+    const list = this.postings.get(gram);
+    if (!list) return;
+    const at = lowerBound(list, slot);
+    if (list[at] === slot) list.splice(at, 1);
+    if (list.length === 0) this.postings.delete(gram);
+  }
+}
+
+/** The distinct trigrams of a key. */
+function gramsOf(key: string): Set<string> {
+  const grams = new Set<string>();
+  for (let j = 0; j + GRAM <= key.length; j++) grams.add(key.slice(j, j + GRAM));
+  return grams;
+}
+
+function lowerBound(list: ArrayLike<number>, value: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid] < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }

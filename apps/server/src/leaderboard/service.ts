@@ -1,18 +1,17 @@
-// The leaderboard read side: a ranked snapshot kept in memory, rebuilt lazily after a change (or when it is a
-// minute old, since 7-day movement moves with the clock), and paged with keyset cursors.
+// The leaderboard read side: the live index (live-index.ts), loaded once from the database and then changed in place
+// by every change the feed brings (changes.ts), and paged with keyset cursors. A full load happens at start-up and
+// for recovery only (an undescribed change, a lost notification connection).
 import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
-import type { ChangeFeed } from '../changes';
+import type { ChangeFeed, LeaderboardChange } from '../changes';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
-import { lowerBound, matchingPositions } from './filtered-page';
-import { buildSnapshot, indexAfter, keyOf, sortedView, SORTS, type Order, type Population, type RankedEntry, type Snapshot, type SortKey } from './ranking';
+import { LiveIndex, type CompanyFacts, type Item } from './live-index';
+import { keyOf, SORTS, type Order, type Population, type SortKey } from './ranking';
 import type { CompanyRow, LeaderboardRepository } from './repository';
 import { ScanDetails } from './scan-details';
 
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
 type ListPage = LeaderboardSchemas['LeaderboardEntry'][];
 export type CompanyDetail = LeaderboardSchemas['CompanyDetail'];
-
-export const SNAPSHOT_MAX_AGE_MS = 60_000;
 
 export class CursorError extends Error {}
 
@@ -24,30 +23,67 @@ export interface LeaderboardServiceOptions {
 }
 
 export class LeaderboardService {
-  private snapshot: Snapshot | null = null;
-  private building: { generation: number; promise: Promise<Snapshot> } | null = null;
+  private index: LiveIndex | null = null;
+  /** The load in flight; `generation` counts the reloads asked for, so a load older than the last ask is not kept. */
+  private loading: { generation: number; promise: Promise<LiveIndex> } | null = null;
   private generation = 0;
+  /** Changes heard while a load runs: applied to its index too (it may have read the data before them). */
+  private heardDuringLoad: CompanyFacts[] = [];
   private readonly cursors: CursorCodec;
   private readonly clock: () => Date;
   private readonly unsubscribe: () => void;
-  /** Latest scans' layers and checks in memory (scan-details.ts), filled in the background after each rebuild. */
+  /** Latest scans' layers and checks in memory (scan-details.ts), filled in the background. */
   private readonly details = new ScanDetails();
+  /** Scans whose details to load on the next fill pass; null: check every ranked company's (after a load). */
+  private detailsWanted: Set<string> | null = new Set();
   private filling: Promise<void> | null = null;
   private fillAgain = false;
-  /** Work done for each new snapshot after its details (see onSnapshot). */
-  private readonly warmers: Array<(snap: Snapshot, replaced: () => boolean) => Promise<void>> = [];
+  /** Full loads done (tests assert that a change did not cause one). */
+  loads = 0;
   private closed = false;
 
   constructor(private readonly options: LeaderboardServiceOptions) {
     this.cursors = new CursorCodec(options.cursorSecret);
     this.clock = options.clock ?? (() => new Date());
-    this.unsubscribe = options.changes.subscribe(() => this.invalidate());
+    this.unsubscribe = options.changes.subscribe((change) => this.apply(change));
   }
 
-  /** Drops the snapshot; the next read rebuilds it. */
+  /**
+   * Applies a change. Facts are applied synchronously (before the publisher's `publish` returns), so a read that
+   * starts after a scan's end has committed in this process sees it.
+   */
+  apply(change: LeaderboardChange): void | Promise<void> {
+    switch (change.kind) {
+      case 'companies':
+        return this.applyFacts(change.companies);
+      case 'ids':
+        return this.options.repository.companyFacts(change.ids, this.clock()).then((facts) => this.applyFacts(facts));
+      case 'reload':
+        return this.invalidate();
+      case 'resync':
+        // Reads keep the current index while the new one loads (they would only miss what was missed anyway).
+        if (this.index) void this.load().catch(() => undefined);
+        return;
+    }
+  }
+
+  private applyFacts(facts: CompanyFacts[]): void {
+    if (this.loading) this.heardDuringLoad.push(...facts);
+    const index = this.index;
+    if (!index) return;
+    for (const f of facts) {
+      const before = index.byDomain(f.domain)?.company.latestScanId ?? null;
+      if (!index.upsert(f) || before === f.latestScanId) continue;
+      // Its previous scan's details are no longer answered; the new scan's are loaded in the background.
+      if (before) this.details.delete(before);
+      if (f.latestScanId) this.wantDetails(f.latestScanId);
+    }
+  }
+
+  /** Drops the index; the next read loads it again (an undescribed change). */
   invalidate(): void {
     this.generation++;
-    this.snapshot = null;
+    this.index = null;
   }
 
   close(): void {
@@ -56,45 +92,39 @@ export class LeaderboardService {
   }
 
   /**
-   * The snapshot reads are answered from now, or null when the next read will rebuild it (response-cache tag). A
-   * snapshot older than SNAPSHOT_MAX_AGE_MS with no change since is still answered from, for at most one more
-   * SNAPSHOT_MAX_AGE_MS, while a fresh one is built in the background: only the 7-day windows move with the clock,
-   * and a rebuild (seconds at 100,000 companies) should not stall every read once a minute. A change never waits.
+   * Identifies the data reads are answered from now, or null when the next read will load the index
+   * (response-cache tag): a new object after every change, and when the clock moves a 7-day fact.
    */
   currentVersion(): object | null {
-    const snap = this.snapshot;
-    if (!snap) return null;
-    const now = this.clock();
-    const age = now.getTime() - snap.builtAt.getTime();
-    if (age >= 0 && age < SNAPSHOT_MAX_AGE_MS) return snap;
-    if (age >= 0 && age < 2 * SNAPSHOT_MAX_AGE_MS) {
-      // A failed background build leaves the snapshot as it is; the next read after the grace rebuilds in line.
-      this.build(now).catch(() => undefined);
-      return snap;
-    }
-    return null;
+    const index = this.index;
+    if (!index) return null;
+    index.advance(this.clock());
+    return index.version;
   }
 
-  async current(): Promise<Snapshot> {
-    const snap = this.currentVersion() as Snapshot | null;
-    return snap ?? this.build(this.clock());
+  /** The index as of now, loaded first if needed (start-up, or after an undescribed change). */
+  async current(): Promise<LiveIndex> {
+    const index = this.index ?? (await this.load());
+    index.advance(this.clock());
+    return index;
   }
 
-  /**
-   * Single flight per generation: concurrent readers share one rebuild. A change during a rebuild starts another,
-   * and readers after the change wait for that one (the earlier one may have read the data before the change).
-   */
-  private build(now: Date): Promise<Snapshot> {
-    if (this.building && this.building.generation === this.generation) return this.building.promise;
+  /** Single flight per generation: concurrent readers share one load; a reload asked for during a load starts another. */
+  private load(): Promise<LiveIndex> {
+    if (this.loading && this.loading.generation === this.generation) return this.loading.promise;
     const generation = this.generation;
+    this.heardDuringLoad = [];
     const done = () => {
-      if (this.building?.promise === promise) this.building = null;
+      if (this.loading?.promise === promise) this.loading = null;
     };
-    const promise: Promise<Snapshot> = this.rebuild(now).then(
+    const promise: Promise<LiveIndex> = this.rebuild().then(
       (built) => {
         done();
+        for (const f of this.heardDuringLoad) built.upsert(f);
+        this.heardDuringLoad = [];
         if (generation === this.generation) {
-          this.snapshot = built;
+          this.index = built;
+          this.detailsWanted = null;
           void this.fillDetails();
         }
         return built;
@@ -104,16 +134,15 @@ export class LeaderboardService {
         throw err;
       },
     );
-    this.building = { generation, promise };
+    this.loading = { generation, promise };
     return promise;
   }
 
-  private async rebuild(now: Date): Promise<Snapshot> {
-    const [companies, history] = await Promise.all([
-      this.options.repository.scoredCompanies(),
-      this.options.repository.historyFacts(now),
-    ]);
-    return buildSnapshot(companies, history, now);
+  private async rebuild(): Promise<LiveIndex> {
+    const now = this.clock();
+    const [companies, history] = await Promise.all([this.options.repository.scoredCompanies(), this.options.repository.historyFacts(now)]);
+    this.loads++;
+    return LiveIndex.load(companies, history, now);
   }
 
   async list(query: ListQuery): Promise<{ items: ListPage; nextCursor: string | null; total: number }> {
@@ -125,40 +154,22 @@ export class LeaderboardService {
     const category = query.category ?? null;
     const cursorQuery: CursorQuery = { sort, order, q, category, population };
 
-    const snap = await this.current();
-    const view = snap.populations[population];
-    const sorted = sortedView(view, sort, order);
-    const { list } = sorted;
-    let start = 0;
+    const index = await this.current();
+    let after = null;
     if (query.cursor) {
       try {
-        start = indexAfter(list, this.cursors.decode(query.cursor, cursorQuery, SORTS[sort].parts.length), sort, order);
+        after = this.cursors.decode(query.cursor, cursorQuery, SORTS[sort].parts.length);
       } catch (err) {
         if (err instanceof InvalidCursorError) throw new CursorError(err.message);
         throw err;
       }
     }
-
-    // The page: indexes into `list` of the matching entries from `start` on, at most `limit` of them.
-    let page: RankedEntry[];
-    let hasMore: boolean;
-    let total: number;
-    if (q === null && category === null) {
-      page = list.slice(start, start + limit);
-      hasMore = start + limit < list.length;
-      total = list.length;
-    } else {
-      const positions = matchingPositions(view, sorted, q, category);
-      const from = lowerBound(positions, start);
-      page = Array.from(positions.subarray(from, from + limit), (i) => list[i]);
-      hasMore = from + limit < positions.length;
-      total = positions.length;
-    }
-    const last = page[page.length - 1];
+    const page = index.page(population, sort, order, q, category, after, limit);
+    const last = page.items[page.items.length - 1];
     return {
-      items: page.map((e) => e.json),
-      nextCursor: hasMore && last ? this.cursors.encode(cursorQuery, keyOf(last, sort)) : null,
-      total,
+      items: page.items.map((item) => index.entry(item, population)),
+      nextCursor: page.hasMore && last ? this.cursors.encode(cursorQuery, keyOf(last, sort)) : null,
+      total: page.total,
     };
   }
 
@@ -173,11 +184,14 @@ export class LeaderboardService {
 
   /** The company read; null when it does not exist or is a community company and `includeCommunity` is false. */
   async company(domain: string, includeCommunity: boolean): Promise<CompanyDetail | null> {
-    const snap = await this.current();
-    const row = this.companyFromMemory(snap, domain.toLowerCase()) ?? (await this.companyFromDatabase(domain.toLowerCase()));
+    const index = await this.current();
+    const item = index.byDomain(domain.toLowerCase());
+    const row = this.companyFromMemory(item) ?? (await this.companyFromDatabase(domain.toLowerCase()));
     if (!row || (row.source === 'community' && !includeCommunity)) return null;
-    const view = snap.populations[includeCommunity ? 'all' : 'curated'];
-    const entry = view.byDomain.get(row.domain);
+    const population: Population = includeCommunity ? 'all' : 'curated';
+    const ranked = index.byDomain(row.domain);
+    const entry = ranked && index.inPopulation(ranked, population) ? ranked : undefined;
+    const json = entry ? index.entry(entry, population) : undefined;
     const scan = row.latestScan;
     return {
       id: row.id,
@@ -188,13 +202,13 @@ export class LeaderboardService {
       source: row.source,
       score: entry?.company.score ?? row.score,
       grade: (entry?.company.grade ?? row.grade) as CompanyDetail['grade'],
-      rank: entry?.rank ?? null,
-      rankedCompanies: entry ? view.ranked.length : null,
-      categoryRank: entry?.categoryRank ?? null,
-      categoryRankedCompanies: entry && row.category ? view.categoryCounts.get(row.category.id) ?? null : null,
-      scoreChange7d: entry?.json.scoreChange7d ?? null,
-      rankChange7d: entry?.json.rankChange7d ?? null,
-      newThisWeek: entry ? entry.json.newThisWeek : null,
+      rank: json?.rank ?? null,
+      rankedCompanies: entry ? index.size(population) : null,
+      categoryRank: entry ? index.categoryRank(entry, population) : null,
+      categoryRankedCompanies: entry && row.category ? index.size(population, row.category.id) || null : null,
+      scoreChange7d: json?.scoreChange7d ?? null,
+      rankChange7d: json?.rankChange7d ?? null,
+      newThisWeek: json ? json.newThisWeek : null,
       scannedAt: row.scannedAt ? row.scannedAt.toISOString() : null,
       summary: row.summary ?? scan?.summary ?? null,
       layers: scan
@@ -217,11 +231,11 @@ export class LeaderboardService {
   }
 
   /**
-   * A ranked company as the database row would read, from the snapshot and the kept scan details; undefined when
-   * its latest scan's details are not kept (yet) or it has no summary of its own to answer.
+   * A ranked company as the database row would read, from the index and the kept scan details; undefined when its
+   * latest scan's details are not kept (yet) or it has no summary of its own to answer.
    */
-  private companyFromMemory(snap: Snapshot, domain: string): CompanyRow | undefined {
-    const company = snap.populations.all.byDomain.get(domain)?.company;
+  private companyFromMemory(item: Item | undefined): CompanyRow | undefined {
+    const company = item?.company;
     if (!company?.latestScanId || company.summary === null) return undefined;
     const rows = this.details.get(company.latestScanId);
     if (!rows) return undefined;
@@ -235,24 +249,20 @@ export class LeaderboardService {
     return row;
   }
 
-  /**
-   * Registers work to do in the background for each new snapshot once its scan details are filled (the direct
-   * reads serialize and validate its entries ahead of the first answers). `replaced()` turns true when a newer
-   * snapshot makes the work moot.
-   */
-  onSnapshot(warmer: (snap: Snapshot, replaced: () => boolean) => Promise<void>): void {
-    this.warmers.push(warmer);
-  }
-
   /** Scan details kept in memory (metrics, tests). */
   detailsKept(): number {
     return this.details.size;
   }
 
+  private wantDetails(scanId: string): void {
+    this.detailsWanted?.add(scanId);
+    void this.fillDetails();
+  }
+
   /**
-   * Loads the details of every ranked company's latest scan that is not kept yet, a chunk per statement, and
-   * forgets those no longer latest; then runs the snapshot's warmers (onSnapshot). One pass at a time; a rebuild during a pass asks for another. Resolves when
-   * the kept details match the current snapshot (tests wait for it).
+   * Loads the details of the scans wanted (after a load: every ranked company's latest scan not kept yet, and those
+   * no longer latest are forgotten), a chunk per statement. One pass at a time; a change during a pass asks for
+   * another. Resolves when the kept details match the index (tests and the benchmark wait for it).
    */
   fillDetails(): Promise<void> {
     if (this.filling) {
@@ -262,23 +272,26 @@ export class LeaderboardService {
     this.filling = (async () => {
       do {
         this.fillAgain = false;
-        const snap = this.snapshot;
-        if (!snap || this.closed) break;
-        const latest = new Set<string>();
-        for (const e of snap.populations.all.ranked) if (e.company.latestScanId) latest.add(e.company.latestScanId);
-        this.details.retainOnly(latest);
-        const missing = [...latest].filter((id) => !this.details.has(id));
+        const index = this.index;
+        if (!index || this.closed) break;
+        let missing: string[];
+        if (this.detailsWanted === null) {
+          const latest = new Set<string>();
+          for (const item of index.items()) if (item.company.latestScanId) latest.add(item.company.latestScanId);
+          this.details.retainOnly(latest);
+          missing = [...latest];
+        } else missing = [...this.detailsWanted];
+        this.detailsWanted = new Set();
+        missing = missing.filter((id) => !this.details.has(id));
         // Small chunks: with the embedded database each statement runs on the thread that answers requests.
-        for (let i = 0; i < missing.length && !this.closed && !this.fillAgain; i += DETAIL_CHUNK) {
+        for (let i = 0; i < missing.length && !this.closed; i += DETAIL_CHUNK) {
           for (const { id, detail } of await this.options.repository.scanDetails(missing.slice(i, i + DETAIL_CHUNK))) {
             this.details.put(id, JSON.parse(detail));
           }
         }
-        const replaced = () => this.closed || this.fillAgain || this.snapshot !== snap;
-        for (const warm of this.warmers) if (!replaced()) await warm(snap, replaced);
       } while (this.fillAgain && !this.closed);
     })()
-      // A failed pass only means company reads go to the database; the next rebuild tries again.
+      // A failed pass only means company reads go to the database; the next change or load tries again.
       .catch(() => undefined)
       .finally(() => {
         this.filling = null;

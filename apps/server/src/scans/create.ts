@@ -9,6 +9,7 @@ import type { Metrics } from '../metrics/metrics';
 import { defineMailJob } from '../mail/mail-job';
 import { createMailTransport } from '../mail/transport';
 import { defineScanJob } from './scan-job';
+import type { EndScanDeps } from './results';
 import { ScanService } from './service';
 import { ScanViewCache } from './view-cache';
 import { RESYNC, type ProgressFeed } from '../streams/progress-feed';
@@ -31,6 +32,8 @@ export function createScanPipeline(deps: {
   progress: ProgressFeed;
   /** Overrides of the scanner's fetch rules (tests and the demo pass the sandbox's DNS `lookup`). */
   fetchPolicy?: Partial<FetchPolicy>;
+  /** Followers of a scan's end, in its transaction (webhooks); they receive this pipeline's queue. */
+  onScanEnded?: (queue: JobQueue) => EndScanDeps['onEnded'];
 }): ScanPipeline {
   const { config, db, changes, clock, logger } = deps;
   // Public hosts on web ports only, on every redirect hop as for submitted URLs (scans/target.ts).
@@ -45,6 +48,7 @@ export function createScanPipeline(deps: {
     publicUrl: config.publicUrl,
     concurrency: config.scan.concurrency,
     maxPages: config.scan.maxPages,
+    onEnded: deps.onScanEnded?.(jobs),
   });
   // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).
   const views = new ScanViewCache({ live: db.kind === 'pglite' });

@@ -6,6 +6,8 @@ import type { ScanResult } from '@arl/scanner';
 import type { JobQueue, Tx } from '../jobs/queue';
 import { composeScanMail } from '../mail/compose';
 import { queueMail } from '../mail/mail-job';
+import { companyFactsQuery, toCompanyFacts } from '../leaderboard/company-facts';
+import type { CompanyFacts } from '../leaderboard/live-index';
 import { ranksNow } from '../reports/record-rank';
 import { scanDetailSql } from './detail';
 import { appendEvent } from './events';
@@ -17,6 +19,26 @@ export interface EndScanDeps {
   queue: JobQueue;
   publicUrl: string;
   now: Date;
+  /**
+   * Runs last in the transaction that ends the scan (webhooks queue their deliveries there: an outbox); returns the
+   * job kinds to wake once it commits.
+   */
+  onEnded?(tx: Tx, ended: ScanEnding): Promise<string[]>;
+}
+
+/** What a scan's end was, for whoever follows it (webhooks/events.ts). */
+export interface ScanEnding {
+  scanId: string;
+  domain: string;
+  /** The company the scan belongs to (null for an unscored scan of an unknown domain). */
+  companyId: string | null;
+  /** Whether the scan set the company's result (a finished scan with a score). */
+  scored: boolean;
+  outcome: ScanOutcome;
+  cause: string;
+  endedAt: Date;
+  /** Community companies' pages need ?community=include. */
+  community: boolean;
 }
 
 const DEFAULT_CAUSE: Record<ScanResult['ending'], string> = {
@@ -26,12 +48,21 @@ const DEFAULT_CAUSE: Record<ScanResult['ending'], string> = {
   sign_in_required: 'Nothing public was reachable without signing in.',
 };
 
+export interface EndedScan {
+  scored: boolean;
+  mails: number;
+  /** A scored scan's company as it now is, read in the transaction: the change the leaderboard applies (changes.ts). */
+  company?: CompanyFacts;
+  /** Job kinds the scan's followers (onEnded) queued work for: woken once the transaction commits. */
+  wake: string[];
+}
+
 /**
- * Returns whether the company result changed (a finished scan) and how many mails were queued, or null when the
- * scan had already ended. Every write is raw SQL and the rows of a scan go in as one JSON document per table: with
+ * Returns whether the company result changed (a finished scan), with the company's new facts, and how many mails
+ * were queued, or null when the scan had already ended. Every write is raw SQL and the rows of a scan go in as one JSON document per table: with
  * the embedded database each statement (and each of Prisma's per-row parameters) is work on the event loop.
  */
-export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps: EndScanDeps): Promise<{ scored: boolean; mails: number } | null> {
+export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps: EndScanDeps): Promise<EndedScan | null> {
   const [scan] = await tx.$queryRawUnsafe<Array<{
     id: string; state: string; url: string; domain: string; origin: string; company_id: string | null; recipients: string[] | null;
   }>>(
@@ -45,11 +76,12 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
   const scored = outcome.ending === 'finished' && outcome.score !== null && outcome.grade !== null;
   let companyId = scan.company_id;
   let community = false;
+  let company: CompanyFacts | undefined;
 
   if (scored) {
     // Insert-if-absent, so two scans of one unknown domain ending at once create one community company; a curated
     // company keeps its name, category and source: only the result changes.
-    const [company] = await tx.$queryRawUnsafe<Array<{ id: string; source: string }>>(
+    const [written] = await tx.$queryRawUnsafe<Array<{ id: string; source: string }>>(
       `INSERT INTO companies (id, name, website, domain, source, demo, score, grade, summary, scanned_at, latest_scan_id, updated_at)
        VALUES ($1::uuid, $2::text, $3::text, $4::varchar, 'community', $5::boolean, $6::int, $7::varchar, $8::text,
                $9::timestamptz, $10::uuid, now())
@@ -59,14 +91,18 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
       randomUUID(), (outcome.siteName?.trim() || scan.domain).slice(0, 200), new URL(outcome.finalUrl ?? scan.url).origin,
       scan.domain, scan.origin === 'demo', outcome.score!, outcome.grade!, outcome.summary ?? null, now, scan.id,
     );
-    companyId = company.id;
-    community = company.source === 'community';
+    companyId = written.id;
+    community = written.source === 'community';
     const ranks = await ranksNow(tx, companyId);
     await tx.$executeRawUnsafe(
       `INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at, rank_all, rank_curated)
        VALUES ($1::uuid, $2::uuid, $3::int, $4::varchar, $5::timestamptz, $6::int, $7::int)`,
       companyId, scan.id, outcome.score!, outcome.grade!, now, ranks?.all ?? null, ranks?.curated ?? null,
     );
+    // The change the leaderboard applies, as committed (one statement; see leaderboard/company-facts.ts).
+    const facts = companyFactsQuery([companyId], now);
+    const [row] = await tx.$queryRawUnsafe<unknown[]>(facts.sql, ...facts.params);
+    company = toCompanyFacts(row);
   }
 
   if (!scored) {
@@ -124,5 +160,8 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     });
     await queueMail(tx, deps.queue, { scanId: scan.id, to: email, ...mail });
   }
-  return { scored, mails: recipients.length };
+  const wake = (await deps.onEnded?.(tx, {
+    scanId: scan.id, domain: scan.domain, companyId, scored, outcome, cause, endedAt: now, community,
+  })) ?? [];
+  return { scored, mails: recipients.length, wake, ...(company && { company }) };
 }

@@ -10,7 +10,7 @@ import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
-import { endScan, type ScanOutcome } from './results';
+import { endScan, type EndedScan, type EndScanDeps, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
 
@@ -30,6 +30,8 @@ export interface ScanJobDeps {
   fetchPolicy: Partial<FetchPolicy>;
   /** Pages a scan samples at most (SCAN_MAX_PAGES). */
   maxPages?: number;
+  /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
+  onEnded?: EndScanDeps['onEnded'];
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -48,17 +50,34 @@ const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome
   ending, cause, score: null, grade: null, summary: null, siteName: null, checks: [], layers: [],
 });
 
+/**
+ * Writes a scan's outcome in one transaction (with `alsoIn`: the job's completion), then publishes the change to the
+ * leaderboard: applied in this process as soon as the commit returns (the feed's listeners apply facts
+ * synchronously, without a statement), then told to the other processes. So a read that starts after this has
+ * reported the scan ended is answered from the new ranking.
+ */
+export async function commitEnding(
+  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded'>,
+  scanId: string,
+  outcome: ScanOutcome,
+  alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
+): Promise<EndedScan | null> {
+  const ended = await deps.db.prisma.$transaction(async (tx) => {
+    await alsoIn(tx);
+    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), onEnded: deps.onEnded });
+  }, TX);
+  for (const kind of ended?.wake ?? []) deps.queue.notify(kind);
+  if (ended?.company) {
+    await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
+  }
+  return ended;
+}
+
 export function defineScanJob(deps: ScanJobDeps): void {
   const { db, queue, clock } = deps;
 
   const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
-    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock() });
-
-  const afterEnd = async (ended: { scored: boolean; mails: number } | null) => {
-    // Only a scan with recipients queued mail: waking the mail worker for nothing costs a claim statement per scan.
-    if (ended && ended.mails > 0) queue.notify(MAIL_JOB);
-    if (ended?.scored) await deps.changes.publish().catch((err) => deps.logger.warn({ err }, 'change publish failed'));
-  };
+    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock(), onEnded: deps.onEnded });
 
   const kind: JobKind<ScanJobPayload> = {
     concurrency: deps.concurrency,
@@ -94,14 +113,12 @@ export function defineScanJob(deps: ScanJobDeps): void {
       if (ctx.signal.reason instanceof LeaseLostError || ctx.signal.reason instanceof ShutdownAbort) throw ctx.signal.reason;
       // An interrupted scan whose signal never fired stopped on an error of the scanner's own: keep its cause.
       const outcome: ScanOutcome = result.ending === 'interrupted' && ctx.signal.aborted ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
-      const ended = await db.prisma.$transaction(async (tx) => {
-        await ctx.completeIn(tx);
-        return finish(tx, scanId, outcome);
-      }, TX);
+      const ended = await commitEnding(deps, scanId, outcome, (tx) => ctx.completeIn(tx));
       log.info({ domain: scan.domain, ending: outcome.ending, cause: outcome.cause, score: outcome.score, ms: result.durationMs }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: outcome.ending });
       deps.metrics.scanDuration.observe({ ending: outcome.ending }, result.durationMs / 1000);
-      await afterEnd(ended);
+      // Only a scan with recipients queued mail: waking the mail worker for nothing costs a claim statement per scan.
+      if (ended && ended.mails > 0) queue.notify(MAIL_JOB);
     },
     async onRetry(job, reason, tx) {
       const updated = await tx.scan.updateMany({ where: { id: job.payload.scanId, state: { not: 'ended' } }, data: { state: 'waiting' } });
@@ -112,12 +129,15 @@ export function defineScanJob(deps: ScanJobDeps): void {
       const cause = /lease expired/.test(reason)
         ? `The worker running the scan stopped unexpectedly (${job.attempt} attempts).`
         : 'The scan stopped because of an internal error.';
-      await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
+      const ended = await finish(tx, job.payload.scanId, emptyOutcome('interrupted', cause));
       const scan = await tx.scan.findUnique({ where: { id: job.payload.scanId }, select: { domain: true } });
       deps.logger.warn({ scanId: job.payload.scanId, domain: scan?.domain, ending: 'interrupted', cause, reason }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: 'interrupted' });
       // The mail job was enqueued in this transaction; wake the local worker once it commits.
-      setImmediate(() => queue.notify(MAIL_JOB));
+      setImmediate(() => {
+        queue.notify(MAIL_JOB);
+        for (const kind of ended?.wake ?? []) queue.notify(kind);
+      });
     },
   };
   queue.define(SCAN_JOB, kind);

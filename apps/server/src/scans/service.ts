@@ -14,7 +14,7 @@ import type { ScanViewCache } from './view-cache';
 
 type Scan = LeaderboardSchemas['Scan'];
 type ScanStart = LeaderboardSchemas['ScanStart'];
-export type ScanOrigin = 'api' | 'rescan' | 'demo';
+export type ScanOrigin = 'api' | 'rescan' | 'demo' | 'dispute';
 
 export interface ScanServiceDeps {
   db: Db;

@@ -4,13 +4,14 @@
 import type { LeaderboardOperations } from '@arl/contract';
 import { PageError, type PageFormat, type RenderedPage, type WebPages } from '@arl/web';
 import type { Request } from 'express';
-import { ApiError, notFound } from '../http/errors';
+import { MAX_COMPARED, parseDomains } from '../compare/compare';
+import { ApiError, badRequest, notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
 import type { PageCache } from './page-cache';
 
 type WebOperations = Pick<LeaderboardOperations,
   | 'getLeaderboardPage' | 'getCompanyPage' | 'getJourneyPage' | 'getJourneyProgressPage' | 'getScanPage'
-  | 'getScanProgressPage' | 'getMethodologyPage' | 'getWebAsset'>;
+  | 'getScanProgressPage' | 'getMethodologyPage' | 'getWebAsset' | 'getComparePage'>;
 
 /** Pages may run their own scripts and styles only; the browser talks to this host and the feedback host. */
 export function pageContentSecurityPolicy(feedbackUrl: string): string {
@@ -71,6 +72,12 @@ export function webHandlers(pages: WebPages, feedbackUrl: string, leaderboardPag
     getScanPage: ({ req }) => answer(() => pages.scanForm(formatOf(req))),
     getScanProgressPage: ({ req, path, query }) => answer(() => pages.scan(req, path.scanId, query.joined === '1', formatOf(req))),
     getMethodologyPage: ({ req }) => answer(() => pages.methodology(req, formatOf(req))),
+    getComparePage: ({ req, query }) => {
+      // The form's `add` joins the list; the page then redirects nowhere: its URL is the comparison.
+      const domains = parseDomains([query.domains, query.add].filter(Boolean).join(','));
+      if (domains.length > MAX_COMPARED) throw badRequest(`Compare at most ${MAX_COMPARED} companies at once.`, 'invalid_domains');
+      return answer(() => pages.compare(req, domains, query.community === 'include', formatOf(req)));
+    },
     async getWebAsset({ path }) {
       const asset = pages.assets.get(path.file);
       if (!asset) throw notFound(`No asset ${JSON.stringify(path.file)}.`);

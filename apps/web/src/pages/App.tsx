@@ -1,6 +1,7 @@
 // One component tree for every page: the server renders it to HTML, the browser hydrates the same tree.
 import type { PageData } from '../shared/page-data';
 import { CompanyPage } from './CompanyPage';
+import { ComparePage } from './ComparePage';
 import { ErrorPage } from './ErrorPage';
 import { JourneyPage } from './JourneyPage';
 import { Layout } from './Layout';
@@ -24,6 +25,8 @@ function pageFor(data: PageData) {
       return <JourneyPage {...data} />;
     case 'methodology':
       return <MethodologyPage {...data} />;
+    case 'compare':
+      return <ComparePage {...data} />;
     case 'error':
       return <ErrorPage {...data} />;
   }

@@ -1,11 +1,13 @@
 // One company: score, grade, ranks, the four layers with their weights, the score history, and every check of the
-// latest scan grouped by layer, each with its evidence and fix. All of it is in the HTML; JavaScript adds the copy,
-// rescan and "this verdict is wrong" buttons.
+// latest scan grouped by layer, each with its evidence, fix and a "this verdict is wrong" form, and the company's
+// disputed verdicts. All of it is in the HTML; JavaScript adds the copy and rescan buttons.
 import { LAYERS } from '@arl/client';
 import { LAYER_NAMES, STATUS_LABELS, formatTime, gradeClass, rankMovement, scoreMovement } from '../shared/format';
 import type { PageData, Schemas } from '../shared/page-data';
 import { journeyHref, scanPageHref } from '../shared/urls';
+import { BadgeSnippet, CompareWith, Moved, movementOf } from './WatchParts';
 import { CopyButton } from './CopyButton';
+import { DisputeList } from './DisputeList';
 import { HistoryChart } from './HistoryChart';
 import { RescanButton } from './RescanButton';
 import { VerdictReport } from './VerdictReport';
@@ -13,7 +15,7 @@ import { VerdictReport } from './VerdictReport';
 type Props = Extract<PageData, { page: 'company' }>;
 type AnyCheck = Schemas['Check'] & Partial<Pick<Schemas['ReportCheck'], 'description' | 'evidence' | 'fix'>>;
 
-export function CompanyPage({ company, report, history, community }: Props) {
+export function CompanyPage({ company, report, history, changes, moved, badge, community, disputes }: Props) {
   const scored = company.score !== null;
   const checks: AnyCheck[] = report?.checks ?? company.checks ?? [];
   const layers = company.layers ?? report?.layers ?? [];
@@ -54,6 +56,7 @@ export function CompanyPage({ company, report, history, community }: Props) {
         <RescanButton url={company.website} domain={company.domain} />
         <a className="button button-quiet" href={journeyHref(company.domain, community)}>Send an agent on a task</a>
       </div>
+      <CompareWith domain={company.domain} community={community} />
 
       {layers.length > 0 && (
         <section aria-labelledby="layers-title">
@@ -71,12 +74,16 @@ export function CompanyPage({ company, report, history, community }: Props) {
         </section>
       )}
 
+      {disputes.length > 0 && <DisputeList disputes={disputes} />}
+
       {history && (
         <section aria-labelledby="history-title">
           <h2 id="history-title">History</h2>
           <HistoryChart history={history} />
         </section>
       )}
+
+      {moved && <Moved changes={moved} />}
 
       {checks.length > 0 && (
         <section aria-labelledby="checks-title">
@@ -95,7 +102,7 @@ export function CompanyPage({ company, report, history, community }: Props) {
                 <ul className="checks">
                   {inLayer.map((check) => (
                     <li key={check.id} id={`check-${check.id}`}>
-                      <CheckItem check={check} domain={company.domain} scanId={report?.scanId ?? null} />
+                      <CheckItem check={check} domain={company.domain} scanId={report?.scanId ?? null} movement={movementOf(changes, check.id)} />
                     </li>
                   ))}
                 </ul>
@@ -104,11 +111,13 @@ export function CompanyPage({ company, report, history, community }: Props) {
           })}
         </section>
       )}
+
+      <BadgeSnippet name={company.name} image={badge.image} page={badge.page} />
     </article>
   );
 }
 
-function CheckItem({ check, domain, scanId }: { check: AnyCheck; domain: string; scanId: string | null }) {
+function CheckItem({ check, domain, scanId, movement }: { check: AnyCheck; domain: string; scanId: string | null; movement: string | null }) {
   const status = STATUS_LABELS[check.status];
   return (
     <details className={`check status-${check.status}`}>
@@ -116,6 +125,7 @@ function CheckItem({ check, domain, scanId }: { check: AnyCheck; domain: string;
         <span className="status-tag"><span aria-hidden="true">{status.icon}</span> {status.text}</span>
         <span className="check-name">{check.name}</span>
         <span className="check-points">{formatPoints(check.earned)}/{check.points} pts · {check.tier}{check.bonus ? ' · bonus' : ''}{check.label && check.label !== check.tier ? ` · ${check.label}` : ''}</span>
+        {movement && <span className="check-moved">{movement}</span>}
       </summary>
       <div className="check-body">
         {check.description && <p>{check.description}</p>}
@@ -136,7 +146,7 @@ function CheckItem({ check, domain, scanId }: { check: AnyCheck; domain: string;
           </div>
         )}
         <p className="check-id">Check id <code>{check.id}</code></p>
-        {scanId && <VerdictReport domain={domain} scanId={scanId} checkId={check.id} checkName={check.name} status={check.status} />}
+        {scanId && <VerdictReport domain={domain} scanId={scanId} check={check} />}
       </div>
     </details>
   );

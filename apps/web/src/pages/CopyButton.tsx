@@ -2,7 +2,7 @@
 // still there to select.
 import { useEffect, useState } from 'react';
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+export function CopyButton({ text, label, idle = 'Copy fix' }: { text: string; label: string; idle?: string }) {
   const [ready, setReady] = useState(false);
   const [copied, setCopied] = useState<'idle' | 'done' | 'failed'>('idle');
   useEffect(() => setReady(true), []);
@@ -12,7 +12,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
       onClick={() => {
         navigator.clipboard.writeText(text).then(() => setCopied('done'), () => setCopied('failed'));
       }}>
-      {copied === 'done' ? 'Copied ✓' : copied === 'failed' ? 'Copy failed' : 'Copy fix'}
+      {copied === 'done' ? 'Copied ✓' : copied === 'failed' ? 'Copy failed' : idle}
     </button>
   );
 }

@@ -7,6 +7,7 @@ import { followLive } from '../shared/live';
 import { ENDING_LABELS, formatClock, gradeClass, humanStep } from '../shared/format';
 import type { PageData, Schemas } from '../shared/page-data';
 import { companyHref, scanPageHref } from '../shared/urls';
+import { VerdictReport } from './VerdictReport';
 import { describeScanError } from './scan-errors';
 
 type Props = Extract<PageData, { page: 'scan' }>;
@@ -14,7 +15,7 @@ type Props = Extract<PageData, { page: 'scan' }>;
 export function ScanPage(props: Props) {
   const [scan, setScan] = useState<Schemas['Scan'] | null>(props.scan);
   const [joined, setJoined] = useState(props.joined);
-  if (scan) return <ScanProgress initial={scan} joined={joined} />;
+  if (scan) return <ScanProgress initial={scan} joined={joined} report={props.report ?? null} />;
   return <ScanForm onStarted={(s, j) => { setJoined(j); setScan(s); }} />;
 }
 
@@ -72,7 +73,7 @@ function ScanForm({ onStarted }: { onStarted: (scan: Schemas['Scan'], joined: bo
   );
 }
 
-export function ScanProgress({ initial, joined }: { initial: Schemas['Scan']; joined: boolean }) {
+export function ScanProgress({ initial, joined, report = null }: { initial: Schemas['Scan']; joined: boolean; report?: Schemas['ScanReport'] | null }) {
   const api = useInteractiveApi();
   const [scan, setScan] = useState(initial);
   const [events, setEvents] = useState<Schemas['ScanEvent'][]>(initial.events);
@@ -129,6 +130,9 @@ export function ScanProgress({ initial, joined }: { initial: Schemas['Scan']; jo
             <span className={gradeClass(scan.grade)}>Grade {scan.grade}</span>
           </div>
           <p><a className="button" href={companyLink}>See every check for {scan.domain}</a></p>
+          {report && report.scanId === scan.id && report.checks.length > 0 && (
+            <VerdictReport domain={report.domain} scanId={report.scanId} check={null} choices={report.checks} />
+          )}
         </section>
       )}
       <h2>Steps</h2>

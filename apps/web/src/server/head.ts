@@ -91,6 +91,17 @@ export function headFor(data: PageData, publicUrl: string, path: string): Head {
         canonicalPath: '/methodology',
         jsonLd: [{ '@context': 'https://schema.org', '@type': 'TechArticle', headline: 'How the agent-readiness score is computed', publisher, url: abs('/methodology') }],
       };
+    case 'compare': {
+      const names = data.comparison?.companies.map((c) => c.name) ?? [];
+      return {
+        title: names.length ? `${names.join(' vs ')}: agent-readiness compared · ${SITE}` : `Compare companies · ${SITE}`,
+        description: names.length
+          ? `${names.join(', ')} side by side: agent-readiness score, grade, rank, layers and every check, with the leader of each.`
+          : 'Compare two to four companies on agent-readiness: scores, grades, ranks, layers and every check side by side.',
+        canonicalPath: path,
+        jsonLd: [{ '@context': 'https://schema.org', '@type': 'WebPage', name: names.length ? `${names.join(' vs ')}` : 'Compare companies', publisher }],
+      };
+    }
     case 'error':
       return {
         title: `${errorTitle(data.status)} · ${SITE}`,

@@ -6,6 +6,7 @@ import { loadAssets, type BuiltAssets } from './assets';
 import { headFor } from './head';
 import { toMarkdown } from './markdown';
 import { renderDocument } from './render';
+import { badgeHref, companyHref, compareHref } from '../shared/urls';
 
 export type { LeaderboardQuery, PageData } from '../shared/page-data';
 export { loadAssets, type BuiltAssets, type Asset } from './assets';
@@ -53,6 +54,8 @@ export interface WebPages {
   scanForm(format: PageFormat): Promise<RenderedPage>;
   scan(ctx: ApiRequestContext, scanId: string, joined: boolean, format: PageFormat): Promise<RenderedPage>;
   methodology(ctx: ApiRequestContext, format: PageFormat): Promise<RenderedPage>;
+  /** Up to 4 companies side by side; fewer than 2 known domains show the form only. */
+  compare(ctx: ApiRequestContext, domains: string[], community: boolean, format: PageFormat): Promise<RenderedPage>;
   /** An error page (status, code and message as the API's error body has them). */
   error(error: { status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null }, path: string, format: PageFormat): RenderedPage;
 }
@@ -97,13 +100,15 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       const query = community ? { community: 'include' as const } : {};
       const company = await api.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query } }).then(need);
       const scored = company.score !== null;
-      const [report, history] = scored
-        ? await Promise.all([
-            api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query } }).then(optional),
-            api.GET('/v1/leaderboard/companies/{domain}/history', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional),
-          ])
-        : [null, null];
-      return render({ page: 'company', company, report, history, community }, '', format);
+      const [report, history, changes, moved, disputes] = await Promise.all([
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query } }).then(optional) : null,
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/history', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional) : null,
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 90 } } }).then(optional) : null,
+        scored ? api.GET('/v1/leaderboard/companies/{domain}/check-changes', { params: { path: { domain }, query: { ...query, days: 7 } } }).then(optional) : null,
+        api.GET('/v1/leaderboard/companies/{domain}/disputes', { params: { path: { domain: company.domain } } }).then(need),
+      ]);
+      const badge = { image: `${publicUrl}${badgeHref(company.domain, community)}`, page: `${publicUrl}${companyHref(company.domain, community)}` };
+      return render({ page: 'company', company, report, history, changes, moved, badge, community, disputes: disputes.items }, '', format);
     },
     async journeyStart(ctx, domain, community, format) {
       const api = options.api(ctx);
@@ -121,12 +126,25 @@ export function createWebPages(options: WebPagesOptions): WebPages {
     async scan(ctx, scanId, joined, format) {
       const api = options.api(ctx);
       const scan = await api.GET('/v1/leaderboard/scans/{scanId}', { params: { path: { scanId } } }).then(need);
-      return render({ page: 'scan', scan, joined }, `/scans/${scanId}`, format);
+      // An ended, scored scan's checks let the page offer "a verdict of this scan is wrong".
+      const report = scan.state === 'ended' && scan.ending === 'finished'
+        ? await api.GET('/v1/leaderboard/scans/{scanId}/report', { params: { path: { scanId } } }).then(optional)
+        : null;
+      return render({ page: 'scan', scan, joined, report }, `/scans/${scanId}`, format);
     },
     async methodology(ctx, format) {
       const api = options.api(ctx);
       const methodology = await api.GET('/v1/leaderboard/methodology').then(need);
       return render({ page: 'methodology', methodology }, '/methodology', format);
+    },
+    async compare(ctx, domains, community, format) {
+      const path = domains.length > 0 ? compareHref(domains, community) : '/compare';
+      if (domains.length < 2) return render({ page: 'compare', domains, community, comparison: null }, path, format);
+      const api = options.api(ctx);
+      const comparison = await api
+        .GET('/v1/leaderboard/compare', { params: { query: { domains: domains.join(','), ...(community ? { community: 'include' as const } : {}) } } })
+        .then(need);
+      return render({ page: 'compare', domains, community, comparison }, path, format);
     },
     error(error, path, format) {
       return render({ page: 'error', ...error }, path, format, error.status);

@@ -3,7 +3,8 @@ import { LAYERS } from '@arl/client';
 import { errorAdvice, errorTitle } from '../pages/ErrorPage';
 import { ENDING_LABELS, LAYER_NAMES, STATUS_LABELS, TASK_LABELS, formatTime, humanStep, rankMovement, scoreMovement } from '../shared/format';
 import type { PageData } from '../shared/page-data';
-import { companyHref, leaderboardHref } from '../shared/urls';
+import { companyHref, compareHref, leaderboardHref } from '../shared/urls';
+import { movementOf } from '../pages/WatchParts';
 
 const cell = (s: string | number | null | undefined) => String(s ?? '—').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 const row = (cells: Array<string | number | null | undefined>) => `| ${cells.map(cell).join(' | ')} |`;
@@ -55,9 +56,20 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
         for (const l of layers) lines.push(row([LAYER_NAMES[l.id], `${l.weight}%`, l.score ?? 'no score']));
         lines.push('');
       }
+      if (data.disputes.length) {
+        lines.push('## Disputes', '');
+        for (const d of data.disputes) lines.push(`- ${d.checkName} (\`${d.checkId}\`), disputed as ${d.disputedStatus} in scan ${d.scanId}: **${d.state}**. ${d.outcome}`);
+        lines.push('');
+      }
       if (data.history && data.history.items.length) {
         lines.push(`## History (last ${data.history.days} days)`, '', row(['Date', 'Score', 'Grade', 'Rank']), '| --- | ---: | --- | ---: |');
         for (const p of data.history.items) lines.push(row([p.at.slice(0, 10), p.score, p.grade, p.rank]));
+        lines.push('');
+      }
+      if (data.moved) {
+        lines.push(`## What moved in the last ${data.moved.days} days`, '');
+        if (!data.moved.items.length) lines.push('No check changed status.');
+        for (const m of data.moved.items) lines.push(`- ${m.name} (\`${m.checkId}\`): ${STATUS_LABELS[m.from].text} → ${STATUS_LABELS[m.to].text} on ${m.at.slice(0, 10)}, ${m.earnedChange >= 0 ? '+' : ''}${m.earnedChange} pts`);
         lines.push('');
       }
       const checks = data.report?.checks ?? c.checks ?? [];
@@ -70,13 +82,32 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
           lines.push(`### ${LAYER_NAMES[layer]}`, '');
           for (const k of inLayer) {
             const full = k as typeof k & { evidence?: { detail: string; url: string | null }; fix?: string | null };
-            lines.push(`- **${STATUS_LABELS[k.status].text}** — ${k.name} (\`${k.id}\`, ${k.earned}/${k.points} pts, ${k.tier})`);
+            const moved = movementOf(data.changes, k.id);
+            lines.push(`- **${STATUS_LABELS[k.status].text}** — ${k.name} (\`${k.id}\`, ${k.earned}/${k.points} pts, ${k.tier})${moved ? ` — ${moved}` : ''}`);
             if (full.evidence) lines.push(`  - Found: ${full.evidence.detail}${full.evidence.url ? ` (${full.evidence.url})` : ''}`);
             if (full.fix) lines.push(`  - Fix: ${full.fix}`);
           }
           lines.push('');
         }
       }
+      lines.push(`Compare: ${abs(compareHref([c.domain], data.community))}&add=other.com · Badge: \`[![Agent readiness of ${c.name}](${data.badge.image})](${data.badge.page})\``);
+      break;
+    }
+    case 'compare': {
+      lines.push('# Compare companies', '');
+      const cmp = data.comparison;
+      if (!cmp) {
+        lines.push(`Give two to four domains: ${abs('/compare?domains=a.com,b.com')}`);
+        break;
+      }
+      const names = cmp.companies.map((x) => x.name);
+      const ahead = (leaders: string[], i: number) => (leaders.includes(cmp.companies[i].domain) ? ' (ahead)' : '');
+      lines.push(row(['Measure', ...names]), row(['---', ...names.map(() => '---')]).replace(/\\\|/g, '|'));
+      lines.push(row(['Score', ...cmp.companies.map((x, i) => (x.score === null ? 'not scored' : `${x.score} ${x.grade}${ahead(cmp.score.leaders, i)}`))]));
+      lines.push(row(['Rank', ...cmp.companies.map((x, i) => (x.rank === null ? 'not ranked' : `${x.rank}${ahead(cmp.rank.leaders, i)}`))]));
+      for (const l of cmp.layers) lines.push(row([`${LAYER_NAMES[l.id]} (${l.weight}%)`, ...l.values.map((v, i) => (v === null ? '—' : `${v}${ahead(l.leaders, i)}`))]));
+      for (const k of cmp.checks) lines.push(row([`${k.name} (\`${k.id}\`)`, ...k.statuses.map((st, i) => (st === null ? 'not run' : `${STATUS_LABELS[st].text} ${k.values[i]}/${k.points}${ahead(k.leaders, i)}`))]));
+      lines.push('', `API: ${abs(`/v1/leaderboard/compare?domains=${cmp.companies.map((x) => x.domain).join(',')}`)}`);
       break;
     }
     case 'scan': {

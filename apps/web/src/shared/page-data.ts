@@ -28,8 +28,23 @@ export type PageData =
       company: Schemas['CompanyDetail'];
       report: Schemas['ScanReport'] | null;
       history: Schemas['ScoreHistory'] | null;
+      /** Check status changes of the last 90 days ("was failed until ..."; the last 7 days moved the score). */
+      changes: Schemas['CheckChanges'] | null;
+      /** The same over the last 7 days: the checks that moved the 7-day score. */
+      moved: Schemas['CheckChanges'] | null;
+      /** Absolute URLs for the badge snippet. */
+      badge: { image: string; page: string };
+      /** The company's latest disputed verdicts (listCompanyDisputes), newest first. */
+      disputes: Schemas['Dispute'][];
     }
-  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean }
+  | {
+      page: 'compare';
+      /** The domains asked for, in order (the table shows them once at least two are known). */
+      domains: string[];
+      community: boolean;
+      comparison: Schemas['Comparison'] | null;
+    }
+  | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean; report?: Schemas['ScanReport'] | null }
   | { page: 'journey'; domain: string; community: boolean; companyName: string; journey: Schemas['Journey'] | null }
   | { page: 'methodology'; methodology: Schemas['Methodology'] }
   | { page: 'error'; status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null };

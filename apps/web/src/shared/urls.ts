@@ -24,3 +24,15 @@ export function journeyHref(domain: string, community = false): string {
 
 export const scanPageHref = (id: string) => `/scans/${encodeURIComponent(id)}`;
 export const journeyPageHref = (id: string) => `/journeys/${encodeURIComponent(id)}`;
+
+export function compareHref(domains: string[], community = false): string {
+  const params = new URLSearchParams({ domains: domains.join(',') });
+  if (community) params.set('community', 'include');
+  return `/compare?${params.toString().replace(/%2C/g, ',')}`;
+}
+
+export function badgeHref(domain: string, community = false): string {
+  return `/v1/leaderboard/companies/${encodeURIComponent(domain)}/badge.svg${community ? '?community=include' : ''}`;
+}
+/** Where the pages' "this verdict is wrong" form posts (postDisputeForm). */
+export const disputeFormAction = (domain: string) => `/companies/${encodeURIComponent(domain)}/disputes`;

@@ -1,6 +1,7 @@
 import { aiAgentsNotBlocked, contentWithoutJs, honestNotFound, noBotChallenge, publicHomePage } from './access/live-access';
 import { aiSearchBotsAllowed, contentSignals, trainingBotPolicy } from './access/bot-rules';
 import { contentUsage } from './access/content-usage';
+import { aiPreferencesByAgent } from './access/preferences-by-family';
 import { ardManifest } from './discovery/ard';
 import { clientRegistration, honestRateLimits, oauthDiscovery, pkceS256, protectedResourceMetadata } from './access/oauth';
 import { llmsFullTxt, llmsTxt, llmsTxtLinked } from './discovery/llms-txt';
@@ -46,6 +47,7 @@ export const CHECK_CATALOG: readonly CheckDefinition[] = Object.freeze([
   trainingBotPolicy,
   contentSignals,
   contentUsage,
+  aiPreferencesByAgent,
   aiAgentsNotBlocked,
   noBotChallenge,
   contentWithoutJs,

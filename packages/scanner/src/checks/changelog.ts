@@ -25,6 +25,7 @@ export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
   {
     version: '2026.11.26',
     changes: [
+      { check: 'ai-preferences-by-agent', change: 'added', summary: 'robots.txt, Content-Usage and Content-Signal read together for training crawlers, AI search and user-triggered agents: passes when each family gets an explicit statement and no source allows what another refuses (emerging: it only adds).', source: 'RFC 9309; draft-ietf-aipref-vocab, draft-ietf-aipref-attach; draft-romm-aipref-contentsignals' },
       { check: 'mcp-initialize', change: 'changed', summary: 'Revision detection: server/discover with the 2026-07-28 headers first, then the 2025-11-25 initialize; a server is judged by the revision it claims and the evidence names it. A server listing an older revision beside 2026-07-28 whose initialize fails is a warning. Renamed "MCP handshake (server/discover or initialize)".', source: `${MCP_2026} server/discover §Response, basic/versioning; MCP 2025-11-25 basic/lifecycle` },
       { check: 'mcp-result-type', change: 'added', summary: 'Every result of a server judged by 2026-07-28 carries resultType. Not applicable to earlier revisions.', source: `${MCP_2026} server/discover §Response, basic/patterns/mrtr` },
       { check: 'mcp-cache-hints', change: 'added', summary: 'server/discover, tools/list and resources/read results carry ttlMs and cacheScope (2026-07-28 servers only).', source: `${MCP_2026} server/utilities/caching §Cacheable Results` },
@@ -44,7 +45,6 @@ export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
       { check: 'openapi', change: 'changed', summary: UNREAD, source: BLOCKS },
       { check: 'llms-txt-linked', change: 'changed', summary: UNREAD, source: BLOCKS },
       { check: 'api-catalog', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
-      { check: 'mcp-server-card', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
       { check: 'ard-manifest', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
       { check: 'docs-links', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
       { check: 'pricing-readable', change: 'changed', summary: `${UNREAD} Also when whether the site sells anything rests on such a document.`, source: BLOCKS },
@@ -58,7 +58,8 @@ export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
       { check: 'pkce-s256', change: 'changed', summary: UNREAD, source: BLOCKS },
       { check: 'mcp-tools-list', change: 'changed', summary: `${UNREAD} A website whose MCP discovery documents could not be read is not said to have no MCP server; a WAF in front of an MCP endpoint is "could not reach", not a broken handshake (the same for every check gated on the MCP session).`, source: BLOCKS },
       { check: 'mcp-apps-csp', change: 'changed', summary: UNREAD, source: BLOCKS },
-      { check: 'a2a-agent-card', change: 'changed', summary: 'Judged in the A2A 1.0 shape (supportedInterfaces); leftover 0.3 fields are named with where 1.0 moved them (warning); a signature is verified when its key is embedded, and a bad one fails.', source: 'A2A 1.0 §8.2, §8.4; "What\'s new in A2A v1.0"; RFC 7515, RFC 8785' },
+      { check: 'a2a-agent-card', change: 'changed', summary: 'Judged in the A2A 1.0 shape (supportedInterfaces); leftover 0.3 fields are named with where 1.0 moved them (warning); a signature is verified with its embedded key (jwk) or the JWK Set its jku names (by kid), and a bad one fails; a key that cannot be obtained is reported, not failed. Without a well-known card, an agent card the AI Catalog lists (url or embedded data) is judged.', source: 'A2A 1.0 §8.2, §8.4; "What\'s new in A2A v1.0"; RFC 7515, RFC 8785; AI Catalog §Catalog Entry (application/a2a-agent-card+json)' },
+      { check: 'mcp-server-card', change: 'changed', summary: 'Server cards an AI Catalog lists (type application/mcp-server-card+json, url or embedded data, at most 3) count as the site\'s server card, and lead to its MCP server when no card of the site\'s own declares one. A document it needs that we could not read makes it couldnt_check, also when whether the site is a product rests on one.', source: 'AI Catalog §Catalog Entry; MCP server-card extension, Discovery §AI Catalog (SEP-2127)' },
     ],
   },
 ];

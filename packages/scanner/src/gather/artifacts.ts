@@ -43,6 +43,12 @@ export interface ArdSource {
   via: 'link' | 'agentmap' | 'well-known';
 }
 
+/** An artifact an AI Catalog entry points to (url) or carries (data), with the entry's identifier. */
+export interface CatalogArtifact {
+  identifier: string;
+  doc: FetchedDoc;
+}
+
 export interface McpTool {
   name: string;
   title?: string;
@@ -167,6 +173,10 @@ export interface Artifacts {
   /** The ARD manifest found, if any, and every location tried on the way. */
   ard: ArdSource | null;
   ardTried: FetchedDoc[];
+  /** A2A agent cards the AI Catalog lists (followed into a2a-agent-card when the well-known card is missing). */
+  aiCatalogAgentCards: CatalogArtifact[];
+  /** The JWK Set a signed agent card names by jku (A2A 1.0 §8.4), when it names one. */
+  agentCardKeys: FetchedDoc | null;
   mcp: McpArtifact | null;
   /** Server cards found elsewhere than the well-known ones: entries of /.well-known/mcp/catalog.json, <endpoint>/server-card (SEP-2127). */
   mcpExtraCards: FetchedDoc[];
@@ -202,6 +212,8 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     scripts: [],
     ard: null,
     ardTried: [],
+    aiCatalogAgentCards: [],
+    agentCardKeys: null,
     mcp: null,
     mcpExtraCards: [],
     protectedResource: null,

@@ -5,9 +5,11 @@ import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
+import { fetchAgentCardKeys } from './agent-card';
 import { MARKDOWN_ACCEPT } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
-import { mcpCandidates, type McpCandidate } from './mcp-discovery';
+import { mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
+import { A2A_AGENT_CARD_TYPES, followCatalogEntries, MCP_SERVER_CARD_TYPE } from './ai-catalog-entries';
 import { gatherMcpSession } from './mcp-session';
 import { DEFAULT_MAX_PAGES, pageCandidates, samplePages } from './page-sample';
 import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
@@ -48,29 +50,37 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
   const { fetcher, userAgent } = ctx;
   const target = a.targetUrl;
   const at = (path: string): string => new URL(path, a.origin).href;
+  const robotsLane = (async () => {
+    a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
+  })();
+  // ARD follows robots.txt (its Agentmap line); the AI Catalog's agent cards and server cards are followed into the
+  // a2a-agent-card and MCP checks.
+  const ardLane = (async () => {
+    await robotsLane;
+    await gatherArd(fetcher, a);
+    a.aiCatalogAgentCards = await followCatalogEntries(fetcher, a, A2A_AGENT_CARD_TYPES);
+  })();
+  const wellKnownLane = gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]);
   let scannerView: FetchedDoc | null = null;
   await Promise.all([
+    robotsLane,
+    ardLane,
+    (async () => {
+      await robotsLane;
+      // Sitemap lines of robots.txt, then the page sample (robots.txt obeyed), each page asked for markdown too.
+      const named = sitemapLines(a.robots).slice(0, 2);
+      const candidates = [...new Set([...named, at('/sitemap.xml')])];
+      a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
+      const urls = pageCandidates(a, (ctx.maxPages ?? DEFAULT_MAX_PAGES) - 1, userAgent);
+      const sample = await samplePages(fetcher, urls, userAgent);
+      a.pages = sample.map((s) => s.page);
+      a.markdownSamples = sample.map((s) => s.markdown);
+    })(),
     (async () => {
       scannerView = await fetchScannerView(fetcher, a);
     })(),
     (async () => {
       if (ctx.signed) a.signing = { signed: await fetchScannerView(fetcher, a), unsigned: await fetchScannerView(fetcher, a, { unsigned: true }) };
-    })(),
-    (async () => {
-      a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
-      // Both follow robots.txt: its Sitemap lines (then pages sampled for markdown) and its Agentmap line (ARD).
-      await Promise.all([
-        (async () => {
-          const named = sitemapLines(a.robots).slice(0, 2);
-          const candidates = [...new Set([...named, at('/sitemap.xml')])];
-          a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
-          const urls = pageCandidates(a, (ctx.maxPages ?? DEFAULT_MAX_PAGES) - 1, userAgent);
-          const sample = await samplePages(fetcher, urls, userAgent);
-          a.pages = sample.map((s) => s.page);
-          a.markdownSamples = sample.map((s) => s.markdown);
-        })(),
-        gatherArd(fetcher, a),
-      ]);
     })(),
     fetcher.get(at('/sitemap.xml'), { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } }),
     (async () => {
@@ -87,7 +97,11 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     (async () => {
       a.markdown = await fetcher.get(target, { headers: { accept: MARKDOWN_ACCEPT } });
     })(),
-    gatherWellKnowns(ctx, a, Object.keys(WELL_KNOWN_PATHS) as WellKnownName[]),
+    wellKnownLane,
+    (async () => {
+      await Promise.all([wellKnownLane, ardLane]);
+      a.agentCardKeys = await fetchAgentCardKeys(fetcher, a);
+    })(),
     (async () => {
       const linked = parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? target)
         .filter((l) => l.rel.includes('service-desc'))
@@ -117,7 +131,18 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       if (a.pricing.status === 200 && /html/i.test(a.pricing.contentType ?? '')) a.pricingHtml = summarizeHtml(a.pricing.body, a.pricing.finalUrl ?? a.pricing.url);
     })(),
     (async () => {
-      a.mcp = await firstMcpSession(ctx, await mcpCandidates(fetcher, a));
+      const candidates = await mcpCandidates(fetcher, a);
+      const aiCatalogCards = (async () => {
+        await ardLane;
+        const listed = await followCatalogEntries(fetcher, a, [MCP_SERVER_CARD_TYPE]);
+        a.mcpExtraCards.push(...listed.filter((c) => c.doc.status === 200).map((c) => c.doc));
+        return listed;
+      })();
+      // A server the site's own card or catalog declares goes first anyway: only wait for the AI Catalog without one.
+      const declared = candidates.some((c) => c.source === 'server-card' || c.source === 'catalog');
+      const ordered = declared ? candidates : withAiCatalogCards(candidates, await aiCatalogCards, a.ard ? new URL(a.ard.doc.finalUrl ?? a.ard.doc.url).pathname : '');
+      a.mcp = await firstMcpSession(ctx, ordered);
+      await aiCatalogCards;
       if (a.mcp) await gatherOAuthForMcp(ctx, a);
     })(),
   ]);

@@ -1,7 +1,7 @@
 import { parseJson } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
 import { httpUrl, pathOf, sameSite } from '../util/url';
-import type { Artifacts, FetchedDoc, McpArtifact } from './artifacts';
+import type { Artifacts, CatalogArtifact, FetchedDoc, McpArtifact } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 
 /** One place a website may announce its MCP server, in the order clients and registries look. */
@@ -145,4 +145,23 @@ export async function mcpCandidates(fetcher: DocFetcher, a: Artifacts): Promise<
     .filter((c) => (seen.has(c.endpoint) ? false : (seen.add(c.endpoint), true)));
   if (unique.length > 0) return unique;
   return [{ endpoint: at('/mcp'), source: 'conventional-path', via: 'the conventional /mcp path', docUrl: null }];
+}
+
+/**
+ * Server cards an AI Catalog lists (type application/mcp-server-card+json, followed by gather/ai-catalog-entries.ts)
+ * are declared servers like the well-known card's: they come after the site's own cards and catalogs, ahead of the
+ * looser hints, and replace the conventional /mcp guess.
+ */
+export function withAiCatalogCards(candidates: McpCandidate[], listed: CatalogArtifact[], catalogPath: string): McpCandidate[] {
+  const fromAi: McpCandidate[] = [];
+  for (const { identifier, doc } of listed) {
+    const endpoint = doc.status === 200 ? mcpEndpointFromCard(doc, doc.finalUrl ?? doc.url) : null;
+    if (endpoint) fromAi.push({ endpoint, source: 'catalog', via: `the AI Catalog at ${catalogPath} (entry ${identifier.slice(0, 80)})`, docUrl: doc.finalUrl ?? doc.url });
+  }
+  if (fromAi.length === 0) return candidates;
+  const announced = candidates.filter((c) => c.source !== 'conventional-path');
+  const declaredCount = announced.filter((c) => c.source === 'server-card' || c.source === 'catalog').length;
+  const merged = [...announced.slice(0, declaredCount), ...fromAi, ...announced.slice(declaredCount)];
+  const seen = new Set<string>();
+  return merged.filter((c) => (seen.has(c.endpoint) ? false : (seen.add(c.endpoint), true)));
 }

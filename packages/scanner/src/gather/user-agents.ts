@@ -16,6 +16,9 @@ export const AGENT_VIEWS: ReadonlyArray<{ agent: string; family: AgentFamily }> 
 ];
 
 export const SEARCH_AND_USER_BOTS = ['OAI-SearchBot', 'ChatGPT-User', 'Claude-SearchBot', 'Claude-User', 'PerplexityBot', 'Perplexity-User'];
+/** The same agents by purpose: indexing for AI search, and fetching a page because a user asked for it. */
+export const SEARCH_BOTS = ['OAI-SearchBot', 'Claude-SearchBot', 'PerplexityBot'];
+export const USER_TRIGGERED_BOTS = ['ChatGPT-User', 'Claude-User', 'Perplexity-User'];
 export const TRAINING_BOTS = ['GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'anthropic-ai', 'Applebot-Extended', 'Bytespider', 'meta-externalagent'];
 
 export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';

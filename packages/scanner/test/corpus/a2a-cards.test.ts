@@ -21,8 +21,8 @@ function card(origin: string): Record<string, unknown> {
   };
 }
 
-function signed(body: Record<string, unknown>): Record<string, unknown> {
-  const protectedHeader = Buffer.from(JSON.stringify({ alg: 'EdDSA', typ: 'JOSE', jwk })).toString('base64url');
+function signed(body: Record<string, unknown>, header: Record<string, unknown> = { jwk }): Record<string, unknown> {
+  const protectedHeader = Buffer.from(JSON.stringify({ alg: 'EdDSA', typ: 'JOSE', ...header })).toString('base64url');
   const input = `${protectedHeader}.${Buffer.from(canonicalJson(body)).toString('base64url')}`;
   const signature = crypto.sign(null, Buffer.from(input), privateKey).toString('base64url');
   return { ...body, signatures: [{ protected: protectedHeader, signature }] };
@@ -34,6 +34,14 @@ const SITES: Record<string, SdkSiteOptions> = {
   'signed 1.0 card': at((o) => signed(card(o))),
   'card changed after signing': at((o) => ({ ...signed(card(o)), name: 'Someone else' })),
   '1.0 card with 0.3 leftovers': at((o) => ({ ...card(o), url: `${o}/a2a`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' })),
+  'signed, key by jku': {
+    mcpPath: null,
+    routes: (o) => ({
+      '/.well-known/agent-card.json': { body: JSON.stringify(signed(card(o), { kid: 'k1', jku: `${o}/.well-known/jwks.json` })) },
+      '/.well-known/jwks.json': { headers: { 'content-type': 'application/jwk-set+json' }, body: JSON.stringify({ keys: [{ ...jwk, kid: 'k0', x: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, { ...jwk, kid: 'k1' }] }) },
+    }),
+  },
+  'signed, key unreachable': at((o) => signed(card(o), { kid: 'k9', jku: `${o}/missing-keys.json` })),
   '0.3 card': at((o) => ({ name: 'Old agent', url: `${o}/a2a`, protocolVersion: '0.3.0', skills: [{ id: 'x' }] })),
 };
 
@@ -45,6 +53,11 @@ describe('A2A 1.0 agent cards', () => {
 
   it('a 1.0 card whose embedded-key signature verifies passes and says so', () => {
     expect(checkOf(results.get('signed 1.0 card')!, 'a2a-agent-card')).toMatchObject({ status: 'passed', detail: expect.stringMatching(/A2A 1\.0.*the EdDSA signature verifies/) });
+  });
+
+  it('a key named by jku and kid is fetched from the JWK Set and verifies; a key we cannot get is not a failure', () => {
+    expect(checkOf(results.get('signed, key by jku')!, 'a2a-agent-card')).toMatchObject({ status: 'passed', detail: expect.stringMatching(/verifies against the card with key k1 of the JWK Set at http:\/\/127\.0\.0\.1:\d+\/\.well-known\/jwks\.json/) });
+    expect(checkOf(results.get('signed, key unreachable')!, 'a2a-agent-card')).toMatchObject({ status: 'passed', detail: expect.stringContaining('could not be obtained, so it was not verified') });
   });
 
   it('a card changed after signing fails (§8.4)', () => {

@@ -1,7 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { DEFAULT_TOOL, mcpServerFor } from './sdk-servers';
+import { DEFAULT_TOOL, serveStatelessSdk } from './sdk-servers';
 import type { CannedResponse, RunningSite, WireTool } from './sdk-servers';
 
 /**
@@ -76,14 +75,7 @@ export async function startModernMcp(options: ModernMcpOptions = {}): Promise<Ru
       const version = req.headers['mcp-protocol-version'];
       if (version !== MODERN) {
         if (options.legacy) {
-          const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-          const legacy = mcpServerFor({ name: serverInfo.name, version: serverInfo.version, tools });
-          res.on('close', () => {
-            void transport.close();
-            void legacy.close();
-          });
-          await legacy.connect(transport);
-          await transport.handleRequest(req, res);
+          await serveStatelessSdk({ name: serverInfo.name, version: serverInfo.version, tools }, req, res);
           return;
         }
         // The revision removed the GET stream; anything else without our version is an unsupported version.

@@ -81,6 +81,22 @@ export function mcpServerFor(options: SdkMcpOptions): Server {
   return server;
 }
 
+/** One request answered by a fresh SDK server on the stateless Streamable HTTP transport (MCP 2025-11-25). */
+export async function serveStatelessSdk(mcp: SdkMcpOptions, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: true,
+    ...(mcp.allowedOrigins ? { enableDnsRebindingProtection: true, allowedOrigins: mcp.allowedOrigins } : {}),
+  });
+  const server = mcpServerFor(mcp);
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res);
+}
+
 /**
  * A small site on the official SDK: an MCP endpoint (Streamable HTTP, stateless) plus whatever discovery documents a
  * test needs, each rule of the spec in its own variant.
@@ -100,18 +116,7 @@ export async function startSdkSite(options: SdkSiteOptions = {}): Promise<Runnin
           res.writeHead(405, { allow: 'POST' }).end();
           return;
         }
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: undefined,
-          enableJsonResponse: true,
-          ...(mcp.allowedOrigins ? { enableDnsRebindingProtection: true, allowedOrigins: mcp.allowedOrigins } : {}),
-        });
-        const server = mcpServerFor(mcp);
-        res.on('close', () => {
-          void transport.close();
-          void server.close();
-        });
-        await server.connect(transport);
-        await transport.handleRequest(req, res);
+        await serveStatelessSdk(mcp, req, res);
         return;
       }
       const canned = routes[url.pathname] ?? (url.pathname === '/' ? { headers: { 'content-type': 'text/html; charset=utf-8' }, body: HOME_PAGE } : undefined);

@@ -1,9 +1,10 @@
+import type { Artifacts } from '../../gather/artifacts';
 import { defineCheck, docEvidence, outcome, unreachable, WEBSITE } from '../define';
 
 /** draft-ietf-aipref-vocab categories; a value is y or n. */
 const CATEGORIES = new Set(['bots', 'train-ai', 'train-genai', 'search', 'ai-use']);
 
-function parsePreferences(value: string): { known: string[]; unknown: string[] } {
+export function parsePreferences(value: string): { known: string[]; unknown: string[] } {
   const known: string[] = [];
   const unknown: string[] = [];
   for (const part of value.split(',')) {
@@ -13,6 +14,11 @@ function parsePreferences(value: string): { known: string[]; unknown: string[] }
     else unknown.push(part.trim());
   }
   return { known, unknown };
+}
+
+/** Content-Usage rules of robots.txt (draft-ietf-aipref-attach §robots.txt), comments dropped. */
+export function contentUsageLines(a: Artifacts): string[] {
+  return a.robots?.status === 200 ? [...a.robots.body.matchAll(/^\s*content-usage\s*:\s*(.+)$/gim)].map((m) => m[1].replace(/#.*$/, '').trim()) : [];
 }
 
 export const contentUsage = defineCheck({
@@ -26,7 +32,7 @@ export const contentUsage = defineCheck({
   fix: 'Add "Content-Usage: train-ai=n, search=y" (your choice of values) to the User-agent: * group of robots.txt, or send it as a Content-Usage response header.',
   evaluate(a) {
     const header = a.home?.headers['content-usage'];
-    const lines = a.robots?.status === 200 ? [...a.robots.body.matchAll(/^\s*content-usage\s*:\s*(.+)$/gim)].map((m) => m[1].replace(/#.*$/, '').trim()) : [];
+    const lines = contentUsageLines(a);
     const sources = [...lines.map((l) => ({ where: 'robots.txt', value: l })), ...(header ? [{ where: 'the Content-Usage header', value: header }] : [])];
     if (sources.length === 0) {
       const problem = unreachable(a.robots, 'robots.txt');

@@ -4,6 +4,7 @@ import { mcpEndpointFromCard, serverNameFromCard } from '../../gather/mcp-discov
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import { MODERN_REVISION } from '../../gather/mcp-modern';
 import { verifyAgentCardSignature } from './agent-card-signature';
+import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
@@ -188,10 +189,12 @@ export const a2aAgentCard = defineCheck({
   tier: 'emerging',
   appliesTo: WEBSITE,
   description:
-    '/.well-known/agent-card.json describes an A2A agent (A2A 1.0 §8.2): name, skills, and supportedInterfaces (url, protocolBinding, protocolVersion). Fields A2A 0.3 used and 1.0 moved (url, preferredTransport, additionalInterfaces, protocolVersion, supportsAuthenticatedExtendedCard, security) are flagged; a signature (§8.4, JWS over the JCS-canonical card) is verified when its key is embedded.',
+    '/.well-known/agent-card.json (or a card the AI Catalog lists) describes an A2A agent (A2A 1.0 §8.2): name, skills, and supportedInterfaces (url, protocolBinding, protocolVersion). Fields A2A 0.3 used and 1.0 moved (url, preferredTransport, additionalInterfaces, protocolVersion, supportsAuthenticatedExtendedCard, security) are flagged; a signature (§8.4, JWS over the JCS-canonical card) is verified when its key is embedded.',
   fix: 'If you run an agent, publish /.well-known/agent-card.json in the A2A 1.0 shape: name, description, version, skills and supportedInterfaces: [{"url": "https://you/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}].',
   evaluate(a) {
-    const doc = a.wellKnown.agentCard;
+    // The well-known card first; else an agent card the AI Catalog lists (ARD entry type application/a2a-agent-card+json).
+    const { doc, listedAs } = judgedAgentCard(a);
+    const via = listedAs ? ` (listed in the AI Catalog as ${listedAs.slice(0, 80)})` : '';
     // A published, valid card is itself an agent surface, whatever else the host shows.
     const published = isOk(doc) && parseJsonObject(doc.body) !== null;
     if (!published && !isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product surface was found, so an agent card is not expected');
@@ -200,7 +203,7 @@ export const a2aAgentCard = defineCheck({
     if (doc.status !== 200) return outcome('failed', `No A2A agent card (HTTP ${doc.status})`, docEvidence(doc));
     const json = parseJsonObject(doc.body);
     if (!json) return outcome('failed', 'The agent card is not valid JSON', docEvidence(doc, 'body'));
-    const signatures = Array.isArray(json.signatures) ? json.signatures.map((s) => verifyAgentCardSignature(json, s)) : [];
+    const signatures = Array.isArray(json.signatures) ? json.signatures.map((s) => verifyAgentCardSignature(json, s, a.agentCardKeys)) : [];
     const bad = signatures.find((s) => s.status === 'invalid');
     if (bad) return outcome('failed', `The agent card's signature is not valid (A2A 1.0 §8.4): ${bad.detail}`, docEvidence(doc, 'body'));
     const signed = signatures.length === 0 ? '' : `; signature: ${signatures.map((s) => s.detail).join('; ')}`;
@@ -208,9 +211,9 @@ export const a2aAgentCard = defineCheck({
     const interfaces = Array.isArray(json.supportedInterfaces) ? (json.supportedInterfaces as Array<Record<string, unknown>>) : null;
     const leftovers = Object.keys(A2A_03_FIELDS).filter((f) => f in json);
     const moved = leftovers.map((f) => `${f} (now ${A2A_03_FIELDS[f]})`).join(', ');
-    if (!interfaces || interfaces.length === 0) return outcome('warning', `Agent card "${json.name}" is in the A2A 0.3 shape: no supportedInterfaces${moved ? `; 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
+    if (!interfaces || interfaces.length === 0) return outcome('warning', `Agent card "${json.name}"${via} is in the A2A 0.3 shape: no supportedInterfaces${moved ? `; 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
     const versions = [...new Set(interfaces.map((i) => i?.protocolVersion).filter((v): v is string => typeof v === 'string'))];
-    const summary = `Agent card "${json.name}" (A2A ${versions.join(', ') || 'version unstated'}) with ${json.skills.length} skill(s) and ${interfaces.length} interface(s)`;
+    const summary = `Agent card "${json.name}"${via} (A2A ${versions.join(', ') || 'version unstated'}) with ${json.skills.length} skill(s) and ${interfaces.length} interface(s)`;
     if (leftovers.length > 0) return outcome('warning', `${summary}; leftover A2A 0.3 fields: ${moved}${signed}`, docEvidence(doc, 'body'));
     return outcome('passed', `${summary}${signed}`, docEvidence(doc, 'body'));
   },

@@ -1,0 +1,418 @@
+// The ranked leaderboard, kept in memory and changed in place: one company's change (a scan's end, a category
+// change, a community company appearing) moves that company in every sorted list it is in, in O(log n) steps each
+// (sorted-list.ts), and touches only its own trigrams in the search index. Nothing here is ever rebuilt but by
+// `load` (start-up and recovery). Ranks, category ranks and counts are positions and sizes of the lists, computed
+// when an entry is answered.
+//
+// Per population (curated, all) there is a bucket of every ranked company and one per category, each holding the
+// company in one list per sort order (score, company, scanned; category asc and desc: the category sort's missing
+// category stays last in both orders, so its desc is not the reverse of its asc; the others' desc is read backwards).
+// A category filter reads its category's bucket, so a filtered page costs its own entries, not the population.
+//
+// 7-day movement moves with the clock here, not by rebuilds: each company keeps the scores recorded in the last
+// seven days (and the latest before them), and a min-heap holds the times at which one of them will cross the week
+// boundary (or its `newThisWeek` will end). Every read first advances the index to its clock (`advance`), which pops
+// only the crossings due since the last read: each moves one company in the population's week-ago ranking (O(log n))
+// and changes the data version. So a week-ago rank costs O(log n) once per recorded score, ever, instead of a full
+// rebuild a minute, and the 7-day fields are exact at every read. (Computing week-ago ranks from each company's
+// history at read time would need the week-ago order of everyone anyway; periodic background recomputation would be
+// minutes stale and a full pass each time.)
+import type { LeaderboardSchemas } from '@arl/contract';
+import { MinHeap } from './min-heap';
+import {
+  comparator, compareToKey, SORTS, WEEK_MS, type HistoryFacts, type HistoryRow, type Keyed, type Order, type Population,
+  type ScoredCompany, type SortKey, type SortTuple,
+} from './ranking';
+import { SearchIndex } from './search-index';
+import { SortedList } from './sorted-list';
+
+type Entry = LeaderboardSchemas['LeaderboardEntry'];
+type Category = LeaderboardSchemas['Category'];
+
+/** A ranked company as the index holds it. */
+export interface Item extends Keyed {
+  /** Fixed number of the company in the search index. */
+  readonly slot: number;
+  searchKey: string;
+  /** The entry's `company` object, frozen and shared by the answers until the company changes. */
+  companyJson: Entry['company'];
+  /** Scores from the latest at or before the week boundary on, oldest first. */
+  history: HistoryRow[];
+  /** When its first score was recorded (ms), if it has any history. */
+  first: number | null;
+  /** The score the company had at the week boundary (the last history row at or before it). */
+  weekAgo: HistoryRow | null;
+  /** The last entry answered for it per population (frozen; reused while its values are the same). */
+  answered: Record<Population, Entry | null>;
+}
+
+/** The facts of one company that the ranking needs: what a change carries (plain JSON). */
+export interface CompanyFacts {
+  id: string;
+  name: string;
+  website: string;
+  domain: string;
+  source: 'curated' | 'community';
+  category: Category | null;
+  score: number;
+  grade: Entry['grade'];
+  /** ms since the epoch */
+  scannedAt: number;
+  summary: string | null;
+  latestScanId: string | null;
+  /** Its scores from the latest recorded at or before a week (and a day) ago on, oldest first. */
+  history: HistoryRow[];
+  /** When its first score was recorded (ms), null without history. */
+  firstRecordedAt: number | null;
+}
+
+type ListName = 'score' | 'company' | 'scanned' | 'category:asc' | 'category:desc';
+const LISTS: Array<[ListName, SortKey, Order]> = [
+  ['score', 'score', 'desc'],
+  ['company', 'company', 'asc'],
+  ['scanned', 'scanned', 'desc'],
+  ['category:asc', 'category', 'asc'],
+  ['category:desc', 'category', 'desc'],
+];
+
+type Bucket = Record<ListName, SortedList<Item>>;
+
+function newBucket(): Bucket {
+  return Object.fromEntries(LISTS.map(([name, sort, order]) => [name, new SortedList<Item>(comparator(sort, order))])) as Bucket;
+}
+
+// The week-ago rank order: the rank order over the scores the companies had at the week boundary.
+function comparePast(a: Item, b: Item): number {
+  const x = a.weekAgo!;
+  const y = b.weekAgo!;
+  return y[0] - x[0] || x[1] - y[1] || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.company.id < b.company.id ? -1 : a.company.id > b.company.id ? 1 : 0);
+}
+
+class PopulationIndex {
+  /** '' = every ranked company of the population; otherwise a category id. */
+  readonly buckets = new Map<string, Bucket>([['', newBucket()]]);
+  readonly past = new SortedList<Item>(comparePast);
+
+  bucket(key: string): Bucket {
+    let bucket = this.buckets.get(key);
+    if (!bucket) this.buckets.set(key, (bucket = newBucket()));
+    return bucket;
+  }
+
+  attach(item: Item): void {
+    for (const key of this.keysOf(item)) for (const [name] of LISTS) this.bucket(key)[name].insert(item);
+    if (item.weekAgo) this.past.insert(item);
+  }
+
+  detach(item: Item): void {
+    for (const key of this.keysOf(item)) for (const [name] of LISTS) this.buckets.get(key)?.[name].remove(item);
+    if (item.weekAgo) this.past.remove(item);
+  }
+
+  private keysOf(item: Item): string[] {
+    return item.company.category ? ['', item.company.category.id] : [''];
+  }
+}
+
+/** One (sort, order) of a bucket: a list read forwards or backwards. */
+interface View {
+  list: SortedList<Item>;
+  reversed: boolean;
+  sort: SortKey;
+  order: Order;
+}
+
+export interface Page {
+  items: Item[];
+  total: number;
+  hasMore: boolean;
+}
+
+/** Matches of a search few enough to sort; more are found by walking the sorted list (see `searchPage`). */
+const SORT_MATCHES_UP_TO = 2048;
+
+export class LiveIndex {
+  private readonly byId = new Map<string, Item>();
+  private readonly byDomainMap = new Map<string, Item>();
+  private readonly bySlot: Item[] = [];
+  private readonly categorySlugs = new Map<string, string>(); // slug -> category id
+  private readonly populations: Record<Population, PopulationIndex> = { curated: new PopulationIndex(), all: new PopulationIndex() };
+  private readonly search = new SearchIndex();
+  /** Times (ms) at which a company's 7-day facts change. */
+  private readonly due = new MinHeap<Item>();
+  private clockMs: number;
+  /** Identifies the data answers are computed from; replaced by every change (response-cache tag). */
+  version: object = {};
+
+  constructor(now: Date) {
+    this.clockMs = now.getTime();
+  }
+
+  get boundary(): number {
+    return this.clockMs - WEEK_MS;
+  }
+
+  /** The start-up (and recovery) path: every ranked company at once, each list sorted once. */
+  static load(companies: ScoredCompany[], history: HistoryFacts, now: Date): LiveIndex {
+    const index = new LiveIndex(now);
+    const items = companies.map((company) => {
+      const then = history.weekAgo.get(company.id);
+      const rows: HistoryRow[] = then ? [[then.score, then.recordedAt.getTime()]] : [];
+      rows.push(...(history.recent.get(company.id) ?? []));
+      return index.create(company, rows, history.firstRecordedAt.get(company.id)?.getTime() ?? null);
+    });
+    for (const item of items) index.weekFacts(item);
+    for (const [name, sort, order] of LISTS) {
+      const sorted = [...items].sort(comparator(sort, order));
+      for (const [population, view] of Object.entries(index.populations) as Array<[Population, PopulationIndex]>) {
+        const members = population === 'all' ? sorted : sorted.filter((i) => i.company.source === 'curated');
+        // A sorted list filtered keeps its order: the category buckets come from the same sort.
+        const byCategory = new Map<string, Item[]>();
+        for (const item of members) {
+          const id = item.company.category?.id;
+          if (!id) continue;
+          let list = byCategory.get(id);
+          if (!list) byCategory.set(id, (list = []));
+          list.push(item);
+        }
+        view.bucket('')[name].load(members);
+        for (const [id, list] of byCategory) view.bucket(id)[name].load(list);
+      }
+    }
+    const past = items.filter((i) => i.weekAgo).sort(comparePast);
+    index.populations.all.past.load(past);
+    index.populations.curated.past.load(past.filter((i) => i.company.source === 'curated'));
+    return index;
+  }
+
+  /** Applies one company's new facts; false when they are older than what the index holds (a late notification). */
+  upsert(facts: CompanyFacts): boolean {
+    const company = companyOf(facts);
+    let item = this.byId.get(facts.id);
+    if (item && company.scannedAt.getTime() < item.company.scannedAt.getTime()) return false;
+    if (item) {
+      // Out of every list under its old keys, changed, and back in under the new ones.
+      this.populationsOf(item).forEach((p) => p.detach(item!));
+      if (item.company.domain !== company.domain) this.byDomainMap.delete(item.company.domain);
+      this.describe(item, company);
+      item.history = facts.history.slice();
+      item.first = facts.firstRecordedAt;
+      this.byDomainMap.set(company.domain, item);
+    } else {
+      item = this.create(company, facts.history.slice(), facts.firstRecordedAt);
+    }
+    this.weekFacts(item);
+    this.populationsOf(item).forEach((p) => p.attach(item!));
+    this.search.set(item.slot, item.searchKey);
+    this.version = {};
+    return true;
+  }
+
+  /**
+   * Moves the index's clock to `now`: the 7-day facts due since the last call change (each in O(log n)). A clock
+   * that went back changes nothing (the facts stay those of the latest time seen).
+   */
+  advance(now: Date): void {
+    const ms = now.getTime();
+    if (ms <= this.clockMs) return;
+    this.clockMs = ms;
+    let changed = false;
+    while (this.due.size > 0 && this.due.peekTime() <= ms) {
+      const item = this.due.pop();
+      const before = item.weekAgo;
+      if (this.pastRow(item) !== before) {
+        const populations = this.populationsOf(item);
+        if (before) populations.forEach((p) => p.past.remove(item));
+        item.weekAgo = this.pastRow(item);
+        populations.forEach((p) => p.past.insert(item));
+        // Rows before the new week-ago row can never matter again.
+        item.history = item.history.slice(item.history.indexOf(item.weekAgo!));
+      }
+      changed = true; // a score crossed the boundary or `newThisWeek` ended
+    }
+    if (changed) this.version = {};
+  }
+
+  byDomain(domain: string): Item | undefined {
+    return this.byDomainMap.get(domain);
+  }
+
+  items(): IterableIterator<Item> {
+    return this.byId.values();
+  }
+
+  /** Number of ranked companies of the population (and of one category in it). */
+  size(population: Population, categoryId?: string): number {
+    return this.populations[population].buckets.get(categoryId ?? '')?.score.size ?? 0;
+  }
+
+  /** Whether the company is ranked in the population. */
+  inPopulation(item: Item, population: Population): boolean {
+    return population === 'all' || item.company.source === 'curated';
+  }
+
+  rank(item: Item, population: Population): number {
+    return this.populations[population].buckets.get('')!.score.indexOf(item) + 1;
+  }
+
+  categoryRank(item: Item, population: Population): number | null {
+    const category = item.company.category;
+    return category ? this.populations[population].buckets.get(category.id)!.score.indexOf(item) + 1 : null;
+  }
+
+  /** The entry answered for the company in the population, as of the index's clock. */
+  entry(item: Item, population: Population, rank = this.rank(item, population)): Entry {
+    const { company } = item;
+    const then = item.weekAgo;
+    const before = then ? this.populations[population].past.indexOf(item) + 1 : 0;
+    const scoreChange7d = then ? company.score - then[0] : null;
+    const rankChange7d = before !== 0 ? before - rank : null;
+    const newThisWeek = (item.first ?? company.scannedAt.getTime()) > this.boundary;
+    const last = item.answered[population];
+    if (last && last.rank === rank && last.scoreChange7d === scoreChange7d && last.rankChange7d === rankChange7d && last.newThisWeek === newThisWeek) {
+      return last;
+    }
+    // Frozen: the answer path remembers a frozen entry's JSON text and its verdict against the contract by identity
+    // (http/frozen-memo.ts), so an entry listed again unchanged costs a lookup.
+    const entry: Entry = Object.freeze({
+      rank,
+      company: item.companyJson,
+      score: company.score,
+      grade: company.grade,
+      scoreChange7d,
+      rankChange7d,
+      newThisWeek,
+      scannedAt: company.scannedAt.toISOString(),
+    });
+    item.answered[population] = entry;
+    return entry;
+  }
+
+  /** One page of the list: the entries after `after` (a cursor's key) matching `q` and the category slug. */
+  page(population: Population, sort: SortKey, order: Order, q: string | null, categorySlug: string | null, after: SortTuple | null, limit: number): Page {
+    const pop = this.populations[population];
+    let bucketKey = '';
+    if (categorySlug !== null) {
+      const id = this.categorySlugs.get(categorySlug);
+      if (id === undefined || !pop.buckets.has(id)) return { items: [], total: 0, hasMore: false };
+      bucketKey = id;
+    }
+    const view = viewOf(pop.bucket(bucketKey), sort, order);
+    if (q !== null) return this.searchPage(view, population, q, bucketKey, after, limit);
+    const size = view.list.size;
+    const start = after ? indexAfter(view, after) : 0;
+    const items: Item[] = [];
+    for (let i = start; i < size && items.length < limit; i++) items.push(at(view, i));
+    return { items, total: size, hasMore: start + limit < size };
+  }
+
+  /**
+   * A search page: the matches come from the trigram index; when few remain after the cursor they are sorted, else
+   * the sorted list is walked from the cursor keeping the matches (a broad search then reads about
+   * limit x population / matches entries).
+   */
+  private searchPage(view: View, population: Population, q: string, bucketKey: string, after: SortTuple | null, limit: number): Page {
+    const matches: Item[] = [];
+    for (const slot of this.search.search(q)) {
+      const item = this.bySlot[slot];
+      if (!this.inPopulation(item, population) || (bucketKey !== '' && item.company.category?.id !== bucketKey)) continue;
+      matches.push(item);
+    }
+    const remaining = after ? matches.filter((e) => compareToKey(e, after, view.sort, view.order) > 0) : matches;
+    let items: Item[];
+    if (remaining.length <= SORT_MATCHES_UP_TO || remaining.length <= limit) {
+      items = remaining.sort(comparator(view.sort, view.order)).slice(0, limit);
+    } else {
+      const wanted = new Uint8Array(this.bySlot.length);
+      for (const e of remaining) wanted[e.slot] = 1;
+      items = [];
+      for (let i = after ? indexAfter(view, after) : 0; i < view.list.size && items.length < limit; i++) {
+        const e = at(view, i);
+        if (wanted[e.slot]) items.push(e);
+      }
+    }
+    return { items, total: matches.length, hasMore: remaining.length > limit };
+  }
+
+  private create(company: ScoredCompany, history: HistoryRow[], first: number | null): Item {
+    const item = { slot: this.bySlot.length, history, first, weekAgo: null, answered: { curated: null, all: null } } as unknown as Item;
+    this.describe(item, company);
+    this.bySlot.push(item);
+    this.byId.set(company.id, item);
+    this.byDomainMap.set(company.domain, item);
+    this.search.set(item.slot, item.searchKey);
+    return item;
+  }
+
+  /** Gives the item the company's facts (and what is derived from them). */
+  private describe(item: Item, company: ScoredCompany): void {
+    item.company = company;
+    item.nameKey = company.name.toLowerCase();
+    item.searchKey = `${item.nameKey}\n${company.domain.toLowerCase()}`;
+    item.companyJson = Object.freeze({
+      id: company.id,
+      name: company.name,
+      website: company.website,
+      domain: company.domain,
+      category: company.category && Object.freeze(company.category),
+      source: company.source,
+    });
+    item.answered = { curated: null, all: null };
+    if (company.category) this.categorySlugs.set(company.category.slug, company.category.id);
+  }
+
+  /** Sets the item's week-ago row as of the index's clock and schedules the times its 7-day facts change. */
+  private weekFacts(item: Item): void {
+    item.weekAgo = this.pastRow(item);
+    const boundary = this.boundary;
+    if (item.weekAgo) item.history = item.history.slice(item.history.indexOf(item.weekAgo));
+    for (const [, at] of item.history) if (at > boundary) this.due.push(at + WEEK_MS, item);
+    const since = item.first ?? item.company.scannedAt.getTime();
+    if (since > boundary) this.due.push(since + WEEK_MS, item);
+  }
+
+  /** The last history row recorded at or before the week boundary. */
+  private pastRow(item: Item): HistoryRow | null {
+    const boundary = this.boundary;
+    let found: HistoryRow | null = null;
+    for (const row of item.history) if (row[1] <= boundary) found = row;
+    return found;
+  }
+
+  private populationsOf(item: Item): PopulationIndex[] {
+    return item.company.source === 'curated' ? [this.populations.all, this.populations.curated] : [this.populations.all];
+  }
+}
+
+function companyOf(facts: CompanyFacts): ScoredCompany {
+  return {
+    id: facts.id,
+    name: facts.name,
+    website: facts.website,
+    domain: facts.domain,
+    source: facts.source,
+    category: facts.category && { id: facts.category.id, name: facts.category.name, slug: facts.category.slug },
+    score: facts.score,
+    grade: facts.grade,
+    scannedAt: new Date(facts.scannedAt),
+    summary: facts.summary,
+    latestScanId: facts.latestScanId,
+  };
+}
+
+function viewOf(bucket: Bucket, sort: SortKey, order: Order): View {
+  if (sort === 'category') return { list: bucket[order === 'asc' ? 'category:asc' : 'category:desc'], reversed: false, sort, order };
+  return { list: bucket[sort], reversed: order !== SORTS[sort].defaultOrder, sort, order };
+}
+
+function at(view: View, i: number): Item {
+  return view.list.at(view.reversed ? view.list.size - 1 - i : i);
+}
+
+/** Position in the view of the first entry strictly after `key`. */
+function indexAfter(view: View, key: SortTuple): number {
+  const { list, sort, order } = view;
+  if (!view.reversed) return list.countUpTo((e) => compareToKey(e, key, sort, order));
+  // Read backwards: the entries at or before `key` in the view are those not before it in the list's order.
+  return list.size - list.countUpTo((e) => (compareToKey(e, key, sort, order) > 0 ? 0 : 1));
+}
