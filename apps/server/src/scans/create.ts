@@ -47,6 +47,7 @@ export function createScanPipeline(deps: {
     logger: logger.child({ module: 'scans' }),
     publicUrl: config.publicUrl,
     concurrency: config.scan.concurrency,
+    maxPages: config.scan.maxPages,
     onEnded: deps.onScanEnded?.(jobs),
   });
   // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).

@@ -28,6 +28,8 @@ export interface ScanJobDeps {
   publicUrl: string;
   concurrency: number;
   fetchPolicy: Partial<FetchPolicy>;
+  /** Pages a scan samples at most (SCAN_MAX_PAGES). */
+  maxPages?: number;
   /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
   onEnded?: EndScanDeps['onEnded'];
 }
@@ -102,6 +104,7 @@ export function defineScanJob(deps: ScanJobDeps): void {
         signal: ctx.signal,
         onProgress,
         fetchPolicy: deps.fetchPolicy,
+        maxPages: deps.maxPages,
         logger: { debug: (...a: unknown[]) => log.debug(a), warn: (...a: unknown[]) => log.warn(a) },
       });
       await writes;

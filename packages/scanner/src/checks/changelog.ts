@@ -16,6 +16,10 @@ export interface CatalogRelease {
 }
 
 const MCP_2026 = 'MCP 2026-07-28';
+/** Issue 19: what we could not read is never held against the site. */
+const UNREAD = 'A document it needs that we could not read (a fetch error, a timeout, a WAF challenge, a bot wall or a rate limit) makes it couldnt_check with the reason, never failed or not applicable.';
+const BLOCKS = 'RFC 9110 §15.5.4 (403), §15.6.4 (503), §10.2.3 (Retry-After); RFC 6585 §4 (429)';
+const SAMPLE = 'Judged over the page sample (up to SCAN_MAX_PAGES pages: the sitemap, then the home page\'s links, robots.txt obeyed) as a share with the pages named; a sample under 3 pages is at most a warning.';
 
 export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
   {
@@ -28,10 +32,34 @@ export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
       { check: 'mcp-request-headers', change: 'added', summary: 'A request whose Mcp-Method header disagrees with its body is refused with 400 (2026-07-28 servers only).', source: `${MCP_2026} basic/transports/streamable-http §Sending Messages, SEP-2243 (HeaderMismatchError -32020)` },
       { check: 'mcp-stateless', change: 'added', summary: 'No Mcp-Session-Id and no handshake needed before tools/list (2026-07-28 servers only; 2025-11-25 sessions are not judged).', source: `${MCP_2026} basic/transports/streamable-http, SEP-2575, SEP-2567` },
       { check: 'mcp-origin-check', change: 'changed', summary: 'A 2026-07-28 server is probed with server/discover carrying the foreign Origin (it has no initialize).', source: `${MCP_2026} basic/transports/streamable-http §Security` },
-      { check: 'mcp-card-consistent', change: 'changed', summary: 'Reports every contradiction between the server card and the live server (version, protocol revisions, transport, tools capability), not only the name; a contradiction makes a pass a warning. Renamed "Server card agrees with the live server".', source: 'SEP-1649, SEP-2127 (MCP server cards)' },
-      { check: 'client-registration', change: 'changed', summary: 'Dynamic registration without Client ID Metadata Documents is a warning for servers judged by 2026-07-28, which deprecates it; servers on earlier revisions still pass with it.', source: `${MCP_2026} basic/authorization §Client Registration; draft-ietf-oauth-client-id-metadata-document` },
+      { check: 'mcp-card-consistent', change: 'changed', summary: 'Reports every contradiction between the server card and the live server (version, protocol revisions, transport, tools capability), not only the name; a contradiction makes a pass a warning. Renamed "Server card agrees with the live server". A card or session we could not read makes it couldnt_check, not not-applicable.', source: 'SEP-1649, SEP-2127 (MCP server cards)' },
+      { check: 'client-registration', change: 'changed', summary: 'Dynamic registration without Client ID Metadata Documents is a warning for servers judged by 2026-07-28, which deprecates it; servers on earlier revisions still pass with it. Authorization-server metadata we could not read makes it couldnt_check, not not-applicable.', source: `${MCP_2026} basic/authorization §Client Registration; draft-ietf-oauth-client-id-metadata-document` },
+      { check: 'content-without-js', change: 'changed', summary: SAMPLE, source: 'RFC 9309 (robots.txt); sitemaps.org protocol' },
+      { check: 'page-metadata', change: 'changed', summary: SAMPLE, source: 'RFC 9309 (robots.txt); sitemaps.org protocol; HTML Living Standard §4.2.2 (title), §4.2.5.1 (meta description)' },
+      { check: 'markdown-negotiation', change: 'changed', summary: `${SAMPLE} Replaces the sample of 3 sitemap pages.`, source: 'RFC 9110 §12.5.1 (Accept), §12.5.5 (Vary)' },
+      { check: 'webmcp', change: 'changed', summary: 'Passes when any sampled page declares WebMCP tools (a search or checkout page, not only the home page); the evidence gives the share.', source: 'WebMCP (W3C Web Machine Learning CG draft)' },
+      { check: 'no-bot-challenge', change: 'changed', summary: 'Recognises AWS WAF, Imperva, Akamai and Vercel challenges besides Cloudflare, DataDome and PerimeterX/HUMAN; says when a site challenges an unsigned request but lets our Web Bot Auth signed one through.', source: 'RFC 9421; draft-ietf-webbotauth-httpsig-protocol-01' },
+      { check: 'ai-agents-not-blocked', change: 'changed', summary: 'A rate limit met by an agent view (429, or 503 with Retry-After) is load, not a policy against agents: that view is left out, couldnt_check if none is left.', source: BLOCKS },
+      { check: 'honest-429', change: 'changed', summary: 'A WAF challenge answered with 429 (x-vercel-mitigated, cf-mitigated) is not the site\'s rate limit and is not judged.', source: BLOCKS },
+      { check: 'sitemap', change: 'changed', summary: UNREAD, source: BLOCKS },
+      { check: 'openapi', change: 'changed', summary: UNREAD, source: BLOCKS },
+      { check: 'llms-txt-linked', change: 'changed', summary: UNREAD, source: BLOCKS },
+      { check: 'api-catalog', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
+      { check: 'ard-manifest', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
+      { check: 'docs-links', change: 'changed', summary: `${UNREAD} Also when whether the site is a product rests on such a document.`, source: BLOCKS },
+      { check: 'pricing-readable', change: 'changed', summary: `${UNREAD} Also when whether the site sells anything rests on such a document.`, source: BLOCKS },
+      ...(['payments-x402', 'payments-http-auth', 'payments-acp', 'payments-ucp', 'payments-ap2'] as const).map((check) => ({
+        check,
+        change: 'changed' as const,
+        summary: `${UNREAD} Also when a payment discovery document could not be read: it may hold this very protocol.`,
+        source: BLOCKS,
+      })),
+      { check: 'oauth-discovery', change: 'changed', summary: `${UNREAD} Also when whether anything needs signing in rests on such a document.`, source: BLOCKS },
+      { check: 'pkce-s256', change: 'changed', summary: UNREAD, source: BLOCKS },
+      { check: 'mcp-tools-list', change: 'changed', summary: `${UNREAD} A website whose MCP discovery documents could not be read is not said to have no MCP server; a WAF in front of an MCP endpoint is "could not reach", not a broken handshake (the same for every check gated on the MCP session).`, source: BLOCKS },
+      { check: 'mcp-apps-csp', change: 'changed', summary: UNREAD, source: BLOCKS },
       { check: 'a2a-agent-card', change: 'changed', summary: 'Judged in the A2A 1.0 shape (supportedInterfaces); leftover 0.3 fields are named with where 1.0 moved them (warning); a signature is verified with its embedded key (jwk) or the JWK Set its jku names (by kid), and a bad one fails; a key that cannot be obtained is reported, not failed. Without a well-known card, an agent card the AI Catalog lists (url or embedded data) is judged.', source: 'A2A 1.0 §8.2, §8.4; "What\'s new in A2A v1.0"; RFC 7515, RFC 8785; AI Catalog §Catalog Entry (application/a2a-agent-card+json)' },
-      { check: 'mcp-server-card', change: 'changed', summary: 'Server cards an AI Catalog lists (type application/mcp-server-card+json, url or embedded data, at most 3) count as the site\'s server card, and lead to its MCP server when no card of the site\'s own declares one.', source: 'AI Catalog §Catalog Entry; MCP server-card extension, Discovery §AI Catalog (SEP-2127)' },
+      { check: 'mcp-server-card', change: 'changed', summary: 'Server cards an AI Catalog lists (type application/mcp-server-card+json, url or embedded data, at most 3) count as the site\'s server card, and lead to its MCP server when no card of the site\'s own declares one. A document it needs that we could not read makes it couldnt_check, also when whether the site is a product rests on one.', source: 'AI Catalog §Catalog Entry; MCP server-card extension, Discovery §AI Catalog (SEP-2127)' },
     ],
   },
 ];

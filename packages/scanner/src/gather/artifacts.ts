@@ -1,4 +1,5 @@
 import type { BlockSignal } from './block-signals';
+import type { SampledPage } from './page-sample';
 import type { HtmlSummary } from '../util/html-summary';
 import type { TargetKind } from '../types';
 
@@ -148,8 +149,13 @@ export interface Artifacts {
   /** With Web Bot Auth on: the home page as our User-Agent gets it signed and unsigned, to tell which one a site challenges. */
   signing?: { signed: FetchedDoc; unsigned: FetchedDoc } | null;
   markdown: FetchedDoc | null;
-  /** Pages from the sitemap asked for markdown too (at most MAX_MARKDOWN_SAMPLES), so the verdict is a share. */
+  /** The sampled pages (page-sample.ts) asked for markdown too, so the verdict is a share. */
   markdownSamples: FetchedDoc[];
+  /**
+   * Pages sampled besides the home page, up to SCAN_MAX_PAGES in all (sitemap first, then the home page's links,
+   * robots.txt obeyed). Undefined when no sample was taken (evidence assembled by hand): checks judge the home page.
+   */
+  pages?: SampledPage[];
   robots: FetchedDoc | null;
   sitemaps: FetchedDoc[];
   llmsTxt: FetchedDoc | null;

@@ -6,11 +6,12 @@ import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifa
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
 import { fetchAgentCardKeys } from './agent-card';
-import { MARKDOWN_ACCEPT, sampleMarkdownPages } from './markdown-samples';
+import { MARKDOWN_ACCEPT } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
 import { A2A_AGENT_CARD_TYPES, followCatalogEntries, MCP_SERVER_CARD_TYPE } from './ai-catalog-entries';
 import { gatherMcpSession } from './mcp-session';
+import { DEFAULT_MAX_PAGES, pageCandidates, samplePages } from './page-sample';
 import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
 
 export { mcpEndpointFromCard } from './mcp-discovery';
@@ -24,6 +25,8 @@ export interface GatherContext {
   userAgent: string;
   /** Requests carry a Web Bot Auth signature (fetch policy `signer`). */
   signed?: boolean;
+  /** Pages sampled at most, the home page included (SCAN_MAX_PAGES). */
+  maxPages?: number;
 }
 
 const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
@@ -64,11 +67,14 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     ardLane,
     (async () => {
       await robotsLane;
-      // Sitemap lines of robots.txt, then pages sampled for markdown.
+      // Sitemap lines of robots.txt, then the page sample (robots.txt obeyed), each page asked for markdown too.
       const named = sitemapLines(a.robots).slice(0, 2);
       const candidates = [...new Set([...named, at('/sitemap.xml')])];
       a.sitemaps = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } })));
-      a.markdownSamples = await sampleMarkdownPages(fetcher, a);
+      const urls = pageCandidates(a, (ctx.maxPages ?? DEFAULT_MAX_PAGES) - 1, userAgent);
+      const sample = await samplePages(fetcher, urls, userAgent);
+      a.pages = sample.map((s) => s.page);
+      a.markdownSamples = sample.map((s) => s.markdown);
     })(),
     (async () => {
       scannerView = await fetchScannerView(fetcher, a);

@@ -19,6 +19,7 @@ import type { CheckResult, ScanEnding, ScanLogger, ScanResult, TargetKind } from
 import { summarizeHtml } from '../util/html-summary';
 import { CATALOG_VERSION } from '../version';
 import { blockOf, failOnBlocks } from '../gather/block-signals';
+import { DEFAULT_MAX_PAGES } from '../gather/page-sample';
 import { causeForBlockedHome, causeForFetchError, causeForUnreadHome } from './causes';
 import { siteNameOf } from './site-name';
 
@@ -30,6 +31,8 @@ export interface ScanOptions {
   onProgress?: (step: string) => void;
   fetchPolicy?: Partial<FetchPolicy>;
   logger?: ScanLogger;
+  /** Pages sampled at most for page-level checks, the home page included (default 10, SCAN_MAX_PAGES). */
+  maxPages?: number;
 }
 
 const INTERRUPTED_CAUSE = 'The scan was cancelled before it finished.';
@@ -92,7 +95,7 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     const fetcher = new DocFetcher(fetch);
     // MCP sessions see a WAF's answer as an unreachable server, not as a broken handshake.
     const sessionFetch = failOnBlocks(fetch);
-    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent, signed: policy.signer !== undefined };
+    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent, signed: policy.signer !== undefined, maxPages: Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES)) };
 
     progress('fetching_home');
     const home = await fetcher.get(target, { headers: { 'user-agent': browserUserAgent(policy.userAgent), accept: HTML_ACCEPT } });

@@ -1,6 +1,7 @@
 import { blockOf } from '../../gather/block-signals';
 import { signingDifference } from '../../gather/ua-comparison';
-import { findChallengeMarkers } from '../../util/html-summary';
+import { findChallengeMarkers, type HtmlSummary } from '../../util/html-summary';
+import { sampleShare } from '../page-share';
 import { defineCheck, docEvidence, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
 import { isSignInWall } from '../signals';
 
@@ -75,14 +76,18 @@ export const contentWithoutJs = defineCheck({
     if (doc.status! >= 400) return outcome('failed', `The home page answers ${doc.status}`, docEvidence(doc, 'body'));
     const html = a.homeHtml;
     if (!html || !looksLikeHtml(doc)) return outcome('failed', 'The home page is not HTML', { ...docEvidence(doc), header: `content-type: ${doc.contentType}` });
-    const hasH1 = html.h1.length > 0;
-    const enoughText = html.wordCount >= MIN_WORDS;
-    const detail = `${html.wordCount} words of text, ${hasH1 ? `h1 "${html.h1[0]}"` : 'no h1'} in the raw HTML`;
-    if (hasH1 && enoughText) return outcome('passed', detail, docEvidence(doc));
-    if (hasH1 || enoughText) return outcome('warning', detail, docEvidence(doc, 'body'));
-    return outcome('failed', detail, docEvidence(doc, 'body'));
+    const verdict = contentVerdict(html);
+    const detail = `${html.wordCount} words of text, ${html.h1.length > 0 ? `h1 "${html.h1[0]}"` : 'no h1'} in the raw HTML`;
+    const home = outcome(verdict, detail, docEvidence(doc, verdict === 'passed' ? undefined : 'body'));
+    return sampleShare(a, home, (page) => (page.doc.status! >= 400 || !page.html || !looksLikeHtml(page.doc) ? 'failed' : contentVerdict(page.html)), 'serve content without JavaScript');
   },
 });
+
+function contentVerdict(html: HtmlSummary): 'passed' | 'warning' | 'failed' {
+  const hasH1 = html.h1.length > 0;
+  const enoughText = html.wordCount >= MIN_WORDS;
+  return hasH1 && enoughText ? 'passed' : hasH1 || enoughText ? 'warning' : 'failed';
+}
 
 export const publicHomePage = defineCheck({
   id: 'public-home-page',

@@ -1,4 +1,5 @@
 import { jsonLdTypes } from '../../util/html-summary';
+import { sampleShare } from '../page-share';
 import { defineCheck, docEvidence, excerpt, outcome, unreachable, WEBSITE } from '../define';
 
 const USEFUL_TYPES = ['Organization', 'Corporation', 'SoftwareApplication', 'WebApplication', 'Product', 'WebSite', 'Article', 'NewsArticle', 'BlogPosting', 'LocalBusiness', 'Service'];
@@ -40,8 +41,12 @@ export const pageMetadata = defineCheck({
     const html = a.homeHtml;
     const title = html?.title;
     const description = html?.metaDescription;
-    if (title && description) return outcome('passed', `Title and description present`, { ...docEvidence(a.home), excerpt: excerpt(`${title} — ${description}`) });
-    if (title || description) return outcome('warning', `Only a ${title ? 'title' : 'meta description'} is present`, { ...docEvidence(a.home), excerpt: excerpt(title ?? description ?? '') });
-    return outcome('failed', 'Neither a title nor a meta description', docEvidence(a.home));
+    const home =
+      title && description
+        ? outcome('passed', `Title and description present`, { ...docEvidence(a.home), excerpt: excerpt(`${title} — ${description}`) })
+        : title || description
+          ? outcome('warning', `Only a ${title ? 'title' : 'meta description'} is present`, { ...docEvidence(a.home), excerpt: excerpt(title ?? description ?? '') })
+          : outcome('failed', 'Neither a title nor a meta description', docEvidence(a.home));
+    return sampleShare(a, home, ({ html: page }) => (page?.title && page.metaDescription ? 'passed' : page?.title || page?.metaDescription ? 'warning' : 'failed'), 'have a title and a meta description');
   },
 });

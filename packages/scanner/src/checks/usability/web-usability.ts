@@ -1,4 +1,6 @@
 import { registersWebMcpTools } from '../../util/html-summary';
+import { MIN_SAMPLE } from '../../gather/page-sample';
+import { pagePath } from '../page-share';
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import type { CheckOutcome } from '../types';
 import { defineCheck, docEvidence, excerpt, isOk, looksLikeHtml, outcome, undecided, unreachable, WEBSITE } from '../define';
@@ -20,19 +22,27 @@ export const markdownNegotiation = defineCheck({
     const homeVerdict = pageMarkdown(doc);
     const home = judgeHomeMarkdown(a, doc, homeVerdict);
     const samples = (a.markdownSamples ?? []).filter(isOk);
-    if (samples.length === 0) return home;
+    if (samples.length === 0) return thinSample(a, home, 1);
     const verdicts = samples.map(pageMarkdown);
     const total = samples.length + 1;
     const served = [homeVerdict, ...verdicts].filter((v) => v === 'negotiated' || v === 'no-vary').length;
-    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} from the sitemap)`;
+    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} ${a.pages ? 'more' : 'from the sitemap'})`;
     const allNegotiated = home.status === 'passed' && verdicts.every((v) => v === 'negotiated');
-    if (allNegotiated) return { ...home, evidence: { ...home.evidence, detail: `Markdown is negotiated with Vary: Accept on ${share}` } };
+    if (allNegotiated) return thinSample(a, { ...home, evidence: { ...home.evidence, detail: `Markdown is negotiated with Vary: Accept on ${share}` } }, total);
     if (served === 0) return { ...home, evidence: { ...home.evidence, detail: `${home.evidence.detail}; markdown on ${share}` } };
     const missing = samples.filter((_, i) => verdicts[i] !== 'negotiated').map((s) => s.finalUrl ?? s.url);
     const where = { url: home.evidence.url, status: home.evidence.status, header: home.evidence.header, excerpt: home.evidence.excerpt };
     return outcome('warning', `Markdown on ${share}${missing.length > 0 ? `; not negotiated (with Vary: Accept) at ${missing.slice(0, 3).join(', ')}` : ''}`, where);
   },
 });
+
+/** A pass on fewer than MIN_SAMPLE pages says so and is worth a warning at most (page-share.ts). */
+function thinSample(a: Artifacts, result: CheckOutcome, total: number): CheckOutcome {
+  if (!a.pages || total >= MIN_SAMPLE || result.status !== 'passed') return result;
+  const unread = (a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)).length;
+  if (unread > 0) return outcome('couldnt_check', `Only ${total} of ${total + unread} sampled pages answered the markdown request, fewer than ${MIN_SAMPLE}: too few to judge the site`, { url: result.evidence.url });
+  return { ...result, status: 'warning', evidence: { ...result.evidence, detail: `${result.evidence.detail}. Only ${total} page(s) could be sampled, fewer than ${MIN_SAMPLE}: too thin to judge a whole site, so this is at most a warning` } };
+}
 
 type PageMarkdown = 'negotiated' | 'no-vary' | 'html' | 'none';
 
@@ -110,10 +120,16 @@ export const webMcp = defineCheck({
     if (html?.webmcpScript) return outcome('passed', 'An inline script registers WebMCP tools', docEvidence(a.home));
     const script = (a.scripts ?? []).find((s) => isOk(s) && registersWebMcpTools(s.body));
     if (script) return outcome('passed', `${script.finalUrl ?? script.url} registers WebMCP tools`, { ...docEvidence(script), excerpt: excerptAround(script.body, /\bregisterTool\s*\(|\bprovideContext\s*\(/) });
+    // Tools may live on the page they act on (a search form, a checkout) rather than the home page.
+    const elsewhere = (a.pages ?? []).filter((p) => isOk(p.doc) && (p.html?.webmcpForms || p.html?.webmcpScript));
+    const sampled = (a.pages ?? []).filter((p) => isOk(p.doc)).length + 1;
+    if (elsewhere.length > 0) {
+      return outcome('passed', `${elsewhere.length} of ${sampled} sampled pages declare WebMCP tools: ${elsewhere.slice(0, 3).map((p) => pagePath(p.doc.finalUrl ?? p.doc.url)).join(', ')}`, docEvidence(elsewhere[0].doc));
+    }
     const unread = undecided(a.scripts ?? [], 'whether the page scripts register WebMCP tools');
     if (unread) return unread;
     const read = (a.scripts ?? []).filter(isOk).length;
-    return outcome('failed', `No WebMCP declarations on the home page${read > 0 ? ` or in its ${read} script file(s)` : ''}`, docEvidence(a.home));
+    return outcome('failed', `No WebMCP declarations on the home page${read > 0 ? ` or in its ${read} script file(s)` : ''}${sampled > 1 ? ` or on the ${sampled - 1} other sampled page(s)` : ''}`, docEvidence(a.home));
   },
 });
 
