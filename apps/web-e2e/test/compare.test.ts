@@ -80,7 +80,7 @@ test('at 390 px the page does not scroll sideways, the table scrolls in its box;
     expect(box!.width).toBeLessThanOrEqual(width);
     const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    await page.screenshot({ path: path.join(DOCS, width === 1280 ? 'compare.png' : 'compare-390.png'), fullPage: true });
+    await page.screenshot({ path: path.join(DOCS, width === 1280 ? 'compare.png' : 'compare-390.png') });
     await ctx.close();
   }
 }, 60_000);
