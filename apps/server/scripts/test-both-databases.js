@@ -17,8 +17,9 @@ function run(label, env, extra = []) {
 
 // Suites that prove something other than storage run once, on the embedded pass (the browser test packs, installs,
 // builds and drives Chromium: the database under the server changes nothing it proves; the README-command tests run
-// `npm start` and the CLI as a user does, on the quick start's embedded database).
-const ONCE = ['client-in-browser', 'readme-commands'];
+// `npm start` and the CLI as a user does, on the quick start's embedded database; the demo and the webhook kill -9
+// test run the built server in a child on its own PGlite DATA_DIR).
+const ONCE = ['client-in-browser', 'readme-commands', 'demo-watch', 'webhook-process'];
 
 let status = run('PGlite (embedded)', withoutPostgres);
 if (status === 0 && TEST_DATABASE_URL) status = run('PostgreSQL (TEST_DATABASE_URL)', process.env, ['--testPathIgnorePatterns', ...ONCE]);

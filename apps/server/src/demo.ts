@@ -29,8 +29,12 @@ async function main(): Promise<void> {
   const runtime = await createRuntime(config, { logger, fetchPolicy: { lookup: sandbox.lookup } });
   const servers = await listen(runtime);
   const background = startBackground(runtime, { pollMs: 100 });
+  // Watch and act: a receiver on loopback subscribed to one persona before it is scanned.
+  const { startDemoWatch } = require('./webhooks/demo-watch') as typeof import('./webhooks/demo-watch');
+  const watch = await startDemoWatch(runtime.webhooks, 'exemplary-co.test');
   const stop = async () => {
     await background.stop(5000);
+    await watch.close();
     await servers.close();
     await runtime.close();
     await sandbox.close();
@@ -60,6 +64,7 @@ async function main(): Promise<void> {
   print(`${submitted.length} scans in ${((Date.now() - started) / 1000).toFixed(1)} s; ${mismatches} outside the persona's expected band.`);
   print(`Leaderboard with the demo companies: ${servers.leaderboardUrl}/v1/leaderboard?community=include`);
   print(`One of them: ${servers.leaderboardUrl}/v1/leaderboard/companies/exemplary-co.test?community=include`);
+  await watch.report(print, servers.leaderboardUrl);
   if (exitAfter) {
     await stop();
     process.exit(mismatches === 0 ? 0 : 1);

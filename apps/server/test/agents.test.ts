@@ -75,7 +75,7 @@ function expectMatchesOutput(tools: Tool[], name: string, value: unknown): void 
 describe('tools/list', () => {
   test('the leaderboard and feedback hosts list their tools with titles, descriptions and annotations', () => {
     expect(leaderboardTools.map((t) => t.name).sort()).toEqual(
-      ['get_company', 'get_journey', 'get_methodology', 'get_scan', 'list_categories', 'search_leaderboard', 'start_journey', 'start_scan'],
+      ['compare_companies', 'get_company', 'get_journey', 'get_methodology', 'get_scan', 'list_categories', 'search_leaderboard', 'start_journey', 'start_scan', 'subscribe_webhook'],
     );
     expect(feedbackTools.map((t) => t.name).sort()).toEqual(['get_feedback_card', 'send_feedback_report']);
     for (const tool of [...leaderboardTools, ...feedbackTools]) {
@@ -179,6 +179,24 @@ describe('each tool, valid then invalid arguments', () => {
     expectMatchesOutput(leaderboardTools, 'get_journey', journey);
     expect(journey).toMatchObject({ id: journeyId, task: 'find_pricing', domain });
     expect(toolError(await leaderboard.callTool({ name: 'get_journey', arguments: { journeyId: 'abc' } }) as CallToolResult).message).toContain('journeyId');
+  });
+
+  test('compare_companies puts the scanned company beside a never-scanned one; invalid: one domain', async () => {
+    const result = structured(await leaderboard.callTool({ name: 'compare_companies', arguments: { domains: `${domain},stripe.com`, community: 'include' } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'compare_companies', result);
+    expect((result.companies as Array<{ domain: string }>).map((c) => c.domain)).toEqual([domain, 'stripe.com']);
+    expect(result.score).toMatchObject({ leaders: [domain] });
+    expect(toolError(await leaderboard.callTool({ name: 'compare_companies', arguments: { domains: domain } }) as CallToolResult).message).toContain('domains');
+  });
+
+  test('subscribe_webhook subscribes a URL and gives the token and secret once; invalid: both domain and category', async () => {
+    const url = `${server.leaderboardUrl}/healthz`;
+    const result = structured(await leaderboard.callTool({ name: 'subscribe_webhook', arguments: { url, domain, events: ['score.changed'] } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'subscribe_webhook', result);
+    expect(result).toMatchObject({ subscription: { url, domain, events: ['score.changed'], status: 'active' }, secret: expect.stringMatching(/^whsec_/), token: expect.stringMatching(/^whk_/) });
+    const read = await fetch(`${server.leaderboardUrl}/v1/leaderboard/webhooks/${(result.subscription as { id: string }).id}`, { headers: { authorization: `Bearer ${result.token as string}` } });
+    expect(read.status).toBe(200);
+    expect(toolError(await leaderboard.callTool({ name: 'subscribe_webhook', arguments: { url, domain, category: 'payments', events: ['scan.ended'] } }) as CallToolResult).code).toBe('invalid_subscription');
   });
 
   test('get_feedback_card reads the service\'s own project; invalid: no slug, an unknown project', async () => {

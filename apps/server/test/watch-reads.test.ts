@@ -50,6 +50,15 @@ describe('compare', () => {
     ]);
   });
 
+  test('a check that did not apply to a company is not a race it lost', async () => {
+    const na = { ...check('llms-txt', 'failed', 7), status: 'not_applicable' as const };
+    const other = (await scanEnding(t, t.urlOf('bare-mcp'), finished(50, 'D', [na, check('robots-txt', 'failed')]), ago(1))).domain;
+    const { data } = await t.client.GET('/v1/leaderboard/compare', { params: { query: { domains: `${a},${other}`, community: 'include' } } });
+    const llms = data!.checks.find((k) => k.id === 'llms-txt')!;
+    expect(llms).toMatchObject({ statuses: ['passed', 'not_applicable'], values: [7, 0], leaders: [] });
+    expect(data!.checks.find((k) => k.id === 'robots-txt')!.leaders).toEqual([a]);
+  });
+
   test.each([
     ['one domain', 'a.com', 400],
     ['the same domain twice', 'a.com,A.COM.', 400],

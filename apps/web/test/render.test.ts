@@ -48,3 +48,48 @@ describe('the scan form', () => {
     expect(md.body).toContain('POST /v1/leaderboard/scans');
   });
 });
+
+describe('company page: watch parts', () => {
+  // Canned answers of the API for one scored company whose llms.txt check moved from failed to passed.
+  const company = {
+    id: '3f1c2a64-8d1e-4c55-9a7b-0c6f2d9e1a10', name: 'Example', website: 'https://example.com/', domain: 'example.com', category: null, source: 'curated',
+    score: 91, grade: 'A', rank: 1, rankedCompanies: 3, categoryRank: null, categoryRankedCompanies: null, scoreChange7d: 7, rankChange7d: 1, newThisWeek: false,
+    scannedAt: '2026-11-20T09:00:00.000Z', summary: 'Good.', layers: [{ id: 'discovery', weight: 25, score: 100 }],
+    checks: [
+      { id: 'llms-txt', name: 'llms.txt follows llmstxt.org', layer: 'discovery', tier: 'recommended', label: null, bonus: false, status: 'passed', earned: 7, points: 7 },
+      { id: 'robots-txt', name: 'robots.txt is served', layer: 'discovery', tier: 'required', label: null, bonus: false, status: 'passed', earned: 10, points: 10 },
+    ],
+  };
+  const change = { checkId: 'llms-txt', name: 'llms.txt follows llmstxt.org', layer: 'discovery', at: '2026-11-20T09:00:00.000Z', scanId: '0b8f7e6d-5c4b-4a3f-9e2d-1c0b9a8f7e6d', from: 'failed', to: 'passed', earnedChange: 7 };
+  const answers = (url: URL): [number, unknown] => {
+    if (url.pathname.endsWith('/check-changes')) return [200, { domain: 'example.com', days: Number(url.searchParams.get('days')), items: [change] }];
+    if (url.pathname.endsWith('/history')) return [200, { domain: 'example.com', days: 90, items: [] }];
+    if (url.pathname.endsWith('/report')) return [404, { code: 'not_found', message: 'none', requestId: 'r' }];
+    return [200, company];
+  };
+  const reading = createWebPages({
+    api: () => createLeaderboardClient('http://127.0.0.1:9', {
+      fetch: async (request: Request) => {
+        const [status, body] = answers(new URL(request.url));
+        return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+      },
+    }),
+    publicUrl: 'https://leaderboard.example/', feedbackUrl: 'https://feedback.example', assets: loadAssets(path.join(__dirname, '..', 'dist', 'client')),
+  });
+
+  test('each moved check says what it was until when; the 7-day list; compare form; badge snippet (HTML and Markdown)', async () => {
+    // React separates adjacent text with <!-- --> markers; the reader sees the text without them.
+    const html = (await reading.company({}, 'example.com', false, 'html')).body.replace(/<!-- -->/g, '');
+    expect(html).toContain('Was failed until 2026-11-20');
+    expect(html.match(/Was [a-z ]+ until/g)).toHaveLength(1); // robots.txt did not move
+    expect(html).toContain('What moved in the last 7 days');
+    expect(html).toMatch(/llms\.txt follows llmstxt\.org<\/a> \(Discovery\): failed → <strong>passed<\/strong> on 2026-11-20, \+7 pts/);
+    expect(html).toMatch(/<form[^>]*action="\/compare" method="get"/);
+    expect(html).toContain('<input type="hidden" name="domains" value="example.com"/>');
+    expect(html).toContain('[![Agent readiness of Example](https://leaderboard.example/v1/leaderboard/companies/example.com/badge.svg)](https://leaderboard.example/companies/example.com)');
+    const md = (await reading.company({}, 'example.com', false, 'markdown')).body;
+    expect(md).toContain('— Was failed until 2026-11-20');
+    expect(md).toContain('## What moved in the last 7 days');
+    expect(md).toContain('badge.svg');
+  });
+});

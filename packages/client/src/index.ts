@@ -2,7 +2,7 @@
 // from @arl/contract (generated from openapi/*.yaml), so a renamed field or a new bound shows up as a compile error,
 // never as a runtime surprise. The enum value lists a UI needs are re-exported from the contract.
 import createClient, { type Client, type ClientOptions, type Middleware } from 'openapi-fetch';
-import type { FeedbackPaths, LeaderboardPaths } from '@arl/contract';
+import type { FeedbackPaths, LeaderboardPaths, LeaderboardSchemas } from '@arl/contract';
 import { randomRequestId } from './request-id.js';
 
 export * from '@arl/contract/enums';
@@ -60,6 +60,34 @@ export function scanEventsUrl(baseUrl: string, scanId: string): string {
 }
 export function journeyEventsUrl(baseUrl: string, journeyId: string): string {
   return `${stripTrailingSlash(baseUrl)}/v1/leaderboard/journeys/${encodeURIComponent(journeyId)}/events`;
+}
+
+/** Watch and act (webhooks, compare, badges, check history): the schemas a caller handles, by name. */
+export type WebhookEvent = LeaderboardSchemas['WebhookEvent'];
+export type WebhookEventType = LeaderboardSchemas['WebhookEventType'];
+export type WebhookSubscription = LeaderboardSchemas['WebhookSubscription'];
+export type WebhookSubscriptionCreated = LeaderboardSchemas['WebhookSubscriptionCreated'];
+export type WebhookDelivery = LeaderboardSchemas['WebhookDelivery'];
+export type Comparison = LeaderboardSchemas['Comparison'];
+export type CheckHistory = LeaderboardSchemas['CheckHistory'];
+export type CheckChanges = LeaderboardSchemas['CheckChanges'];
+
+/**
+ * The headers that manage a webhook subscription (there are no accounts: the token createWebhook returned is the
+ * credential), e.g. `client.GET('/v1/leaderboard/webhooks/{webhookId}', { params: { path: { webhookId } }, headers: webhookAuth(token) })`.
+ */
+export function webhookAuth(token: string): { Authorization: string } {
+  return { Authorization: `Bearer ${token}` };
+}
+
+/** The URL of a company's score badge (SVG), for an `<img>` or a Markdown image. */
+export function badgeUrl(baseUrl: string, domain: string, options: { community?: boolean } = {}): string {
+  return `${stripTrailingSlash(baseUrl)}/v1/leaderboard/companies/${encodeURIComponent(domain)}/badge.svg${options.community ? '?community=include' : ''}`;
+}
+
+/** The web page comparing 2 to 4 companies side by side. */
+export function comparePageUrl(baseUrl: string, domains: string[]): string {
+  return `${stripTrailingSlash(baseUrl)}/compare?domains=${domains.map(encodeURIComponent).join(',')}`;
 }
 
 function stripTrailingSlash(url: string): string {

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFeedbackClient, createLeaderboardClient, requestIdMiddleware } from '../src';
+import { badgeUrl, comparePageUrl, createFeedbackClient, createLeaderboardClient, requestIdMiddleware, webhookAuth } from '../src';
 
 // A loopback server that records what the client sent and answers a canned, contract-shaped body.
 let server: http.Server;
@@ -59,4 +59,15 @@ test('feedback client posts JSON to the project path and keeps a caller-given re
   expect(seen[0].headers['content-type']).toContain('application/json');
   expect(seen[0].headers['x-request-id']).toBe('mine');
   expect(JSON.parse(seen[0].body)).toEqual({ observation: 'Something happened here', outcome: 'friction' });
+});
+
+test('watch helpers: the webhook token goes as a bearer header; badge and compare URLs are built from the base', async () => {
+  const client = createLeaderboardClient(baseUrl);
+  const id = '3f1c2a64-8d1e-4c55-9a7b-0c6f2d9e1a10';
+  const { error } = await client.GET('/v1/leaderboard/webhooks/{webhookId}', { params: { path: { webhookId: id } }, headers: webhookAuth('whk_abc') });
+  expect(error).toMatchObject({ code: 'not_found' });
+  expect(seen[0]).toMatchObject({ url: `/v1/leaderboard/webhooks/${id}`, headers: expect.objectContaining({ authorization: 'Bearer whk_abc' }) });
+  expect(badgeUrl(baseUrl, 'stripe.com')).toBe(`${baseUrl}v1/leaderboard/companies/stripe.com/badge.svg`);
+  expect(badgeUrl('https://x.test', 'a b.com', { community: true })).toBe('https://x.test/v1/leaderboard/companies/a%20b.com/badge.svg?community=include');
+  expect(comparePageUrl('https://x.test/', ['a.com', 'b.com'])).toBe('https://x.test/compare?domains=a.com,b.com');
 });

@@ -62,10 +62,14 @@ export function comparisonOf(companies: CompanyDetail[]): Comparison {
     })),
     checks: checks.map((check) => {
       const results = companies.map((c) => c.checks?.find((x) => x.id === check.id) ?? null);
+      // A check that did not apply (or could not run) for a company is not a race that company lost; with fewer than
+      // two companies in the race nobody is ahead.
+      const compared = results.map((r) => (r && r.status !== 'not_applicable' && r.status !== 'couldnt_check' ? r.earned : null));
       return {
         ...check,
         statuses: results.map((r) => r?.status ?? null),
-        ...row(results.map((r) => r?.earned ?? null)),
+        values: results.map((r) => r?.earned ?? null),
+        leaders: compared.filter((v) => v !== null).length < 2 ? [] : leaders(compared, 'higher'),
       };
     }),
   };

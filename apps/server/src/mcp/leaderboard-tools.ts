@@ -20,6 +20,8 @@ export function leaderboardTools(reader: OpenApiReader, handlers: HandlerMap): C
   const getScan = shape('getScan');
   const startJourney = shape('startJourney');
   const getJourney = shape('getJourney');
+  const compare = shape('compareCompanies');
+  const subscribe = shape('createWebhook');
 
   const waitSeconds: JsonSchema = {
     type: 'integer',
@@ -148,6 +150,30 @@ export function leaderboardTools(reader: OpenApiReader, handlers: HandlerMap): C
       inputSchema: getJourney.input,
       outputSchema: getJourney.output,
       call: (args, ctx) => invokeOperation(handlers, getJourney, args, ctx),
+    }),
+    defineTool({
+      name: 'compare_companies',
+      title: 'Compare companies side by side',
+      description:
+        "Compares 2 to 4 companies by domain (domains: 'stripe.com,adyen.com'): each company's detail, then score, rank, every layer and every check side by side, each row with leaders (the domains ahead on it; empty when equal). Use it to say who is ahead and on which checks.",
+      readOnly: true,
+      idempotent: true,
+      openWorld: false,
+      inputSchema: compare.input,
+      outputSchema: compare.output,
+      call: (args, ctx) => invokeOperation(handlers, compare, args, ctx),
+    }),
+    defineTool({
+      name: 'subscribe_webhook',
+      title: 'Subscribe a URL to score changes',
+      description:
+        'Subscribes an https URL to events of one company (domain) or of every company of a category (category slug): score.changed, grade.changed, check.changed, scan.ended. Deliveries are signed POSTs (Standard Webhooks), retried for 24 hours. The answer holds the subscription id, the management token (Authorization: Bearer, to read, resume or delete it over HTTP) and the signing secret: they are shown once, so keep them. The URL must be public (no private addresses).',
+      readOnly: false,
+      idempotent: false,
+      openWorld: true,
+      inputSchema: subscribe.input,
+      outputSchema: subscribe.output,
+      call: (args, ctx) => invokeOperation(handlers, subscribe, args, ctx),
     }),
   ];
 }
