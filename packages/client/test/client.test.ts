@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createFeedbackClient, createLeaderboardClient, requestIdMiddleware } from '../src';
+import { DISPUTE_STATES, createFeedbackClient, createLeaderboardClient, requestIdMiddleware } from '../src';
 
 // A loopback server that records what the client sent and answers a canned, contract-shaped body.
 let server: http.Server;
@@ -59,4 +59,22 @@ test('feedback client posts JSON to the project path and keeps a caller-given re
   expect(seen[0].headers['content-type']).toContain('application/json');
   expect(seen[0].headers['x-request-id']).toBe('mine');
   expect(JSON.parse(seen[0].body)).toEqual({ observation: 'Something happened here', outcome: 'friction' });
+});
+
+test('disputes are typed routes of both clients, and their states are exported', async () => {
+  const feedback = createFeedbackClient(baseUrl);
+  const scanId = '4b1c2a34-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  await feedback.POST('/v1/feedback/{slug}/disputes', {
+    params: { path: { slug: 'leaderboard' } },
+    body: { scanId, checkId: 'llms-txt', observation: 'Our llms.txt is served at /llms.txt.' },
+  });
+  await feedback.GET('/v1/feedback/{slug}/reports/{reportId}/dispute', { params: { path: { slug: 'leaderboard', reportId: scanId } } });
+  await createLeaderboardClient(baseUrl).GET('/v1/leaderboard/companies/{domain}/disputes', { params: { path: { domain: 'example.com' } } });
+  expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    'POST /v1/feedback/leaderboard/disputes',
+    `GET /v1/feedback/leaderboard/reports/${scanId}/dispute`,
+    'GET /v1/leaderboard/companies/example.com/disputes',
+  ]);
+  expect(JSON.parse(seen[0].body)).toEqual({ scanId, checkId: 'llms-txt', observation: 'Our llms.txt is served at /llms.txt.' });
+  expect(DISPUTE_STATES).toEqual(['rescanning', 'held', 'changed', 'unresolved']);
 });
