@@ -77,7 +77,7 @@ describe('tools/list', () => {
     expect(leaderboardTools.map((t) => t.name).sort()).toEqual(
       ['compare_companies', 'get_company', 'get_journey', 'get_methodology', 'get_scan', 'list_categories', 'search_leaderboard', 'start_journey', 'start_scan', 'subscribe_webhook'],
     );
-    expect(feedbackTools.map((t) => t.name).sort()).toEqual(['get_feedback_card', 'send_feedback_report']);
+    expect(feedbackTools.map((t) => t.name).sort()).toEqual(['dispute_verdict', 'get_dispute', 'get_feedback_card', 'send_feedback_report']);
     for (const tool of [...leaderboardTools, ...feedbackTools]) {
       expect(tool.title).toBeTruthy();
       expect(tool.description!.length).toBeGreaterThanOrEqual(40);
@@ -219,6 +219,25 @@ describe('each tool, valid then invalid arguments', () => {
     expect(http.status).toBe(200);
     expect(await http.json()).toMatchObject({ id: first.id, repeat: true });
     expect(toolError(await feedback.callTool({ name: 'send_feedback_report', arguments: { slug: 'leaderboard', observation: 'short', outcome: 'friction' } }) as CallToolResult).message).toContain('observation');
+  });
+
+  test('dispute_verdict files a dispute of a check of the scanned site and starts a rescan, get_dispute follows it; invalid: an unknown check, no observation', async () => {
+    const { data: report } = await server.client.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query: { community: 'include' } } });
+    const check = report!.checks.find((c) => c.status === 'failed') ?? report!.checks[0];
+    const args = { scanId: report!.scanId, checkId: check.id, observation: 'The verdict does not match what the site serves.', agent: 'arl-test-client/1.0' };
+    const receipt = structured(await feedback.callTool({ name: 'dispute_verdict', arguments: args }) as CallToolResult);
+    expectMatchesOutput(feedbackTools, 'dispute_verdict', receipt);
+    expect(receipt).toMatchObject({ repeat: false });
+    expect(receipt.message).toContain(`Dispute received: check ${check.id} ("${check.name}") was ${check.status} in scan ${report!.scanId} of ${domain}.`);
+    const dispute = structured(await feedback.callTool({ name: 'get_dispute', arguments: { reportId: receipt.id } }) as CallToolResult);
+    expectMatchesOutput(feedbackTools, 'get_dispute', dispute);
+    expect(dispute).toMatchObject({ id: receipt.id, domain, scanId: report!.scanId, checkId: check.id, checkName: check.name, disputedStatus: check.status });
+    expect(dispute.rescanId).toEqual(expect.stringMatching(/^[0-9a-f-]{36}$/));
+    const stored = await server.db.prisma.feedbackReport.findUniqueOrThrow({ where: { id: receipt.id as string } });
+    expect(stored.body).toMatchObject({ surface: 'mcp', agent: 'arl-test-client/1.0', metadata: { kind: 'dispute', scanId: report!.scanId, checkId: check.id } });
+    await server.waitForEnd(dispute.rescanId as string);
+    expect(toolError(await feedback.callTool({ name: 'dispute_verdict', arguments: { ...args, checkId: 'no-such-check' } }) as CallToolResult).code).toBe('not_found');
+    expect(toolError(await feedback.callTool({ name: 'dispute_verdict', arguments: { scanId: report!.scanId, checkId: check.id } }) as CallToolResult).message).toContain('observation');
   });
 });
 

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { badgeUrl, comparePageUrl, createFeedbackClient, createLeaderboardClient, requestIdMiddleware, webhookAuth } from '../src';
+import { DISPUTE_STATES, badgeUrl, comparePageUrl, createFeedbackClient, createLeaderboardClient, requestIdMiddleware, webhookAuth } from '../src';
 
 // A loopback server that records what the client sent and answers a canned, contract-shaped body.
 let server: http.Server;
@@ -70,4 +70,22 @@ test('watch helpers: the webhook token goes as a bearer header; badge and compar
   expect(badgeUrl(baseUrl, 'stripe.com')).toBe(`${baseUrl}v1/leaderboard/companies/stripe.com/badge.svg`);
   expect(badgeUrl('https://x.test', 'a b.com', { community: true })).toBe('https://x.test/v1/leaderboard/companies/a%20b.com/badge.svg?community=include');
   expect(comparePageUrl('https://x.test/', ['a.com', 'b.com'])).toBe('https://x.test/compare?domains=a.com,b.com');
+});
+
+test('disputes are typed routes of both clients, and their states are exported', async () => {
+  const feedback = createFeedbackClient(baseUrl);
+  const scanId = '4b1c2a34-5d6e-4f70-8a9b-0c1d2e3f4a5b';
+  await feedback.POST('/v1/feedback/{slug}/disputes', {
+    params: { path: { slug: 'leaderboard' } },
+    body: { scanId, checkId: 'llms-txt', observation: 'Our llms.txt is served at /llms.txt.' },
+  });
+  await feedback.GET('/v1/feedback/{slug}/reports/{reportId}/dispute', { params: { path: { slug: 'leaderboard', reportId: scanId } } });
+  await createLeaderboardClient(baseUrl).GET('/v1/leaderboard/companies/{domain}/disputes', { params: { path: { domain: 'example.com' } } });
+  expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+    'POST /v1/feedback/leaderboard/disputes',
+    `GET /v1/feedback/leaderboard/reports/${scanId}/dispute`,
+    'GET /v1/leaderboard/companies/example.com/disputes',
+  ]);
+  expect(JSON.parse(seen[0].body)).toEqual({ scanId, checkId: 'llms-txt', observation: 'Our llms.txt is served at /llms.txt.' });
+  expect(DISPUTE_STATES).toEqual(['rescanning', 'held', 'changed', 'unresolved']);
 });

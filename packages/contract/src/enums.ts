@@ -6,7 +6,7 @@ import {
   journeyStateValues, journeyTaskValues, layerIdValues, leaderboardSortValues, scanEndingValues, scanStateValues,
   sortOrderValues, targetKindValues,
 } from './generated/leaderboard.js';
-import { feedbackReportCategoryValues, feedbackReportOutcomeValues, feedbackReportSurfaceValues } from './generated/feedback.js';
+import { disputeStateValues, feedbackReportCategoryValues, feedbackReportOutcomeValues, feedbackReportSurfaceValues } from './generated/feedback.js';
 
 /** Best first: A+, A, B, C, D, F. */
 export const GRADES = gradeValues;
@@ -29,3 +29,5 @@ export const TARGET_KINDS = targetKindValues;
 export const FEEDBACK_OUTCOMES = feedbackReportOutcomeValues;
 export const FEEDBACK_CATEGORIES = feedbackReportCategoryValues;
 export const FEEDBACK_SURFACES = feedbackReportSurfaceValues;
+/** Where a disputed verdict stands: rescanning, then held, changed or unresolved. */
+export const DISPUTE_STATES = disputeStateValues;

@@ -37,7 +37,8 @@ export interface ContractOperation {
   /** e.g. /v1/feedback/{slug}/reports */
   path: string;
   parameters: ContractParameter[];
-  body?: { required: boolean; schema: JsonSchema };
+  /** `form`: application/x-www-form-urlencoded (a page form) instead of JSON. */
+  body?: { required: boolean; schema: JsonSchema; form?: boolean };
   responses: ContractResponse[];
   statuses: number[];
   /** Whether a concrete path (no query) belongs to this template. */
@@ -74,6 +75,7 @@ async function loadOne(host: 'leaderboard' | 'feedback'): Promise<ContractDocume
         name: p.name, in: p.in, required: p.required === true || p.in === 'path', schema: p.schema ?? {},
       }));
       const json = op.requestBody?.content?.['application/json'];
+      const form = op.requestBody?.content?.['application/x-www-form-urlencoded'];
       const responses = Object.entries(op.responses).map(([status, r]) => ({
         status: Number(status),
         content: Object.fromEntries(Object.entries(r.content ?? {}).map(([type, media]) => [type, media.schema])),
@@ -81,7 +83,9 @@ async function loadOne(host: 'leaderboard' | 'feedback'): Promise<ContractDocume
       const pattern = new RegExp(`^${path.split(/\{[^}]+\}/).map((s) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&')).join('[^/]+')}$`);
       operations.push({
         host, operationId: op.operationId, method, path, parameters,
-        body: json ? { required: op.requestBody?.required === true, schema: json.schema } : undefined,
+        body: json
+          ? { required: op.requestBody?.required === true, schema: json.schema }
+          : form ? { required: op.requestBody?.required === true, schema: form.schema, form: true } : undefined,
         responses,
         statuses: responses.map((r) => r.status),
         matches: (concrete) => pattern.test(concrete),

@@ -52,9 +52,13 @@ export function validRequest(op: ContractOperation, known: KnownValues): fc.Arbi
     { requiredKeys: queryParams.filter((p) => p.required).map((p) => p.name) },
   );
   const headers = fc.record(Object.fromEntries(headerParams.map((p) => [p.name, validParameterValue(p, known).filter((v) => /^[\x20-\x7e]*$/.test(v))])), { requiredKeys: [] });
-  const body = op.body ? validValue(op.body.schema).map((v) => JSON.stringify(v)) : fc.constant(undefined);
+  const form = op.body?.form === true;
+  const body = op.body
+    ? validValue(op.body.schema).map((v) => (form ? new URLSearchParams(v as Record<string, string>).toString() : JSON.stringify(v)))
+    : fc.constant(undefined);
   const head = fc.boolean();
-  return fc.tuple(path, query, headers, body, fc.constantFrom(...jsonTypes), head).map(([p, q, h, b, type, asHead]) => {
+  const types = form ? ['application/x-www-form-urlencoded'] : jsonTypes;
+  return fc.tuple(path, query, headers, body, fc.constantFrom(...types), head).map(([p, q, h, b, type, asHead]) => {
     const concrete = Object.fromEntries(Object.entries(p).map(([name, [value, style]]) => [name, encodeParameter(value, style) ?? encodeURIComponent('x')]));
     const pairs = Object.entries(q).map(([name, [value, style]]) => `${name}=${encodeParameter(value, style)}`);
     const method = op.method === 'get' && asHead ? 'head' : op.method;
