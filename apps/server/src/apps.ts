@@ -91,7 +91,7 @@ export function createLeaderboardApp(
     corsOrigins: runtime.config.corsOrigins,
     responseCache,
     handlers: built.handlers as never,
-    errorPage: errorPageRenderer(built.pages),
+    errorPage: errorPageRenderer(built.pages, runtime.config.feedbackPublicUrl),
   });
 }
 

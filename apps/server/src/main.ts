@@ -27,7 +27,7 @@ runMain('Server', async () => {
   const servers = await listen(runtime);
   const background = config.scan.inProcessWorker ? startBackground(runtime) : null;
   const ops = config.metricsPort === null ? null : await startOpsServer({
-    host: config.host, port: config.metricsPort, metrics: runtime.metrics,
+    host: config.host, port: config.metricsPort, metrics: runtime.metrics, logger,
     ready: async () => {
       if (runtime.readiness.draining) throw new Error('The service is shutting down.');
       await runtime.readiness.check().catch(() => { throw new Error('The database does not answer.'); });

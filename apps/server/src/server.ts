@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { specPaths } from '@arl/contract/node';
 import { createFeedbackApp, createLeaderboardListener } from './apps';
 import { answerClientErrors } from './http/client-errors';
+import { originFormTarget } from './http/request-target';
 import { instrumentListener } from './metrics/http-metrics';
 import type { Runtime } from './runtime';
 
@@ -21,8 +22,8 @@ export async function listen(runtime: Runtime, ports = { port: runtime.config.po
   const { host } = runtime.config;
   const leaderboardListener = instrumentListener(createLeaderboardListener(runtime), 'leaderboard', specPaths.leaderboard, runtime.metrics);
   const feedbackListener = instrumentListener(createFeedbackApp(runtime), 'feedback', specPaths.feedback, runtime.metrics);
-  const leaderboard = await start(http.createServer(leaderboardListener), host, ports.port, runtime);
-  const feedback = await start(http.createServer(feedbackListener), host, ports.feedbackPort, runtime);
+  const leaderboard = await start(http.createServer(originFormTarget(leaderboardListener)), host, ports.port, runtime);
+  const feedback = await start(http.createServer(originFormTarget(feedbackListener)), host, ports.feedbackPort, runtime);
   let closing: Promise<void> | null = null;
   return {
     leaderboard,

@@ -41,7 +41,7 @@ runMain('Worker', async () => {
   const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv) });
   const background = startBackground(runtime, { leaseMs });
   const ops = config.metricsPort === null ? null : await startOpsServer({
-    host: config.host, port: config.metricsPort, metrics: runtime.metrics,
+    host: config.host, port: config.metricsPort, metrics: runtime.metrics, logger,
     ready: async () => {
       if (background.worker.status !== 'active') throw new Error(`The worker is ${background.worker.status}.`);
       await runtime.readiness.check().catch(() => { throw new Error('The database does not answer.'); });

@@ -19,7 +19,7 @@ let t: ScanTestServer;
 let ops: OpsServer;
 beforeAll(async () => {
   t = await startScanTestServer({ env: { LOG_LEVEL: 'info' }, logStream: sink });
-  ops = await startOpsServer({ host: '127.0.0.1', port: 0, metrics: t.runtime.metrics, ready: () => t.runtime.readiness.check() });
+  ops = await startOpsServer({ host: '127.0.0.1', port: 0, metrics: t.runtime.metrics, logger: t.runtime.logger, ready: () => t.runtime.readiness.check() });
 });
 afterAll(async () => {
   await ops.close();

@@ -160,6 +160,43 @@ test('the deadline aborts the signal with DeadlineAbort', async () => {
   }
 });
 
+test('stop(): a job that ignores its abort (a read the abort cannot reach) is handed back by the worker within the timeout', async () => {
+  const queue = new JobQueue(db, logger);
+  let release!: () => void;
+  const stuck = new Promise<void>((resolve) => (release = resolve));
+  let runs = 0;
+  queue.define<Record<string, never>>('deaf', {
+    concurrency: 1, maxAttempts: 1, timeoutMs: 60_000,
+    async run() {
+      runs += 1;
+      if (runs === 1) await stuck; // never looks at ctx.signal
+    },
+  });
+  const first = new Worker(queue, logger, { pollMs: 20 });
+  first.start();
+  const id = await queue.enqueue('deaf', {});
+  await waitFor('the job to run', async () => runs === 1);
+  const stopping = Date.now();
+  await first.stop(800);
+  expect(Date.now() - stopping).toBeLessThan(800 + 1000); // the window, then one short transaction (slack for a loaded machine)
+  // Handed back although its handler is still running: queued, unlocked, the attempt not counted.
+  expect(await jobState(id)).toMatchObject({ state: 'queued', attempts: 0, last_error: null });
+  const { rows } = await db.executeSql('SELECT locked_by FROM jobs WHERE id = $1::uuid', [id]);
+  expect(rows[0].locked_by).toBeNull();
+  // The handler ending late changes nothing (its completion is fenced: the worker no longer holds the job).
+  release();
+  await new Promise((r) => setTimeout(r, 100));
+  expect(await jobState(id)).toMatchObject({ state: 'queued', attempts: 0 });
+  const second = new Worker(queue, logger, { pollMs: 20 });
+  second.start();
+  try {
+    await waitFor('the handed-back job to complete', async () => (await jobState(id))?.state === 'completed');
+    expect(await jobState(id)).toMatchObject({ attempts: 1 });
+  } finally {
+    await second.stop();
+  }
+});
+
 test('stop(): jobs that finish in the shutdown window complete; the rest are handed back, not counted as attempts', async () => {
   const queue = new JobQueue(db, logger);
   const runs: Array<{ name: string; attempt: number; reason?: unknown }> = [];

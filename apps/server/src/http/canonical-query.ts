@@ -18,16 +18,29 @@ const decode = (part: string): string => decodeURIComponent(part.replace(/\+/g, 
 const encode = (value: string): string =>
   encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/** The canonical form of a raw query string (without `?`); throws URIError when an escape is malformed. */
+/** A parameter named twice: no parameter of either contract is a list, so which value counts would be a guess. */
+export class RepeatedParameterError extends Error {
+  constructor(readonly parameter: string) {
+    super(`The query parameter ${JSON.stringify(parameter.length > 100 ? `${parameter.slice(0, 100)}...` : parameter)} is given more than once; give it once.`);
+  }
+}
+
+/**
+ * The canonical form of a raw query string (without `?`); throws URIError when an escape is malformed and
+ * RepeatedParameterError when a name comes twice (however it is spelled).
+ */
 export function canonicalQueryString(raw: string): string {
+  const seen = new Set<string>();
   return raw
     .split('&')
     .filter((pair) => pair !== '')
     .map((pair) => {
       const eq = pair.indexOf('=');
-      const key = eq < 0 ? pair : pair.slice(0, eq);
+      const key = decode(eq < 0 ? pair : pair.slice(0, eq));
       const value = eq < 0 ? '' : pair.slice(eq + 1);
-      return `${encode(decode(key))}=${encode(decode(value))}`;
+      if (seen.has(key)) throw new RepeatedParameterError(key);
+      seen.add(key);
+      return `${encode(key)}=${encode(decode(value))}`;
     })
     .join('&');
 }
@@ -38,8 +51,8 @@ export function canonicalQuery(req: Request, _res: Response, next: NextFunction)
   let canonical: string;
   try {
     canonical = canonicalQueryString(req.url.slice(at + 1));
-  } catch {
-    return next(badRequest(MALFORMED_QUERY));
+  } catch (err) {
+    return next(badRequest(err instanceof RepeatedParameterError ? err.message : MALFORMED_QUERY));
   }
   req.url = `${req.url.slice(0, at)}?${canonical}`;
   // At the application's root the two are the same; the validator reads originalUrl.

@@ -25,7 +25,41 @@ function answerFor(err: NodeJS.ErrnoException): Answer {
   }
 }
 
-export function answerClientErrors(server: http.Server, logger: Logger): void {
+/**
+ * Writes an error answer straight to the socket and closes it (no request object exists, or none will be routed).
+ * `extraHeaders` are full header lines.
+ */
+function answerOnSocket(socket: Duplex, answer: Answer, extraHeaders = ''): string {
+  const requestId = randomUUID();
+  const body = JSON.stringify({ code: answer.code, message: answer.message, requestId });
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      extraHeaders +
+      'X-Content-Type-Options: nosniff\r\n' +
+      'Cache-Control: no-store\r\n' +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+  return requestId;
+}
+
+/**
+ * `allow`: the methods this server answers, for the 405 a CONNECT gets (Node hands CONNECT to a `connect` listener
+ * and, without one, closes the connection with no answer at all).
+ */
+export function answerClientErrors(server: http.Server, logger: Logger, allow = 'GET, HEAD, POST'): void {
+  server.on('connect', (req: http.IncomingMessage, socket: Duplex) => {
+    socket.on('error', () => socket.destroy());
+    const requestId = answerOnSocket(
+      socket,
+      { status: 405, reason: 'Method Not Allowed', code: 'method_not_allowed', message: 'CONNECT is not allowed: this service is not a proxy.' },
+      `Allow: ${allow}\r\n`,
+    );
+    logger.warn({ requestId, status: 405, target: String(req.url).slice(0, 200) }, 'refused a CONNECT request');
+  });
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     const response = (socket as Duplex & { _httpMessage?: http.ServerResponse })._httpMessage;
     // A reset connection has no one to answer; a response already under way cannot be replaced.
@@ -34,18 +68,7 @@ export function answerClientErrors(server: http.Server, logger: Logger): void {
       return;
     }
     const answer = answerFor(err);
-    const requestId = randomUUID();
-    const body = JSON.stringify({ code: answer.code, message: answer.message, requestId });
+    const requestId = answerOnSocket(socket, answer);
     logger.warn({ requestId, status: answer.status, parserError: err.code }, 'refused a request Node could not parse');
-    socket.end(
-      `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
-        'Content-Type: application/json; charset=utf-8\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
-        'X-Content-Type-Options: nosniff\r\n' +
-        'Cache-Control: no-store\r\n' +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
   });
 }

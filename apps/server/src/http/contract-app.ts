@@ -90,11 +90,15 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   if (options.responseCache) app.use(options.responseCache.recorder());
   // Only operations that take a body read one: a body sent with a GET has no meaning (RFC 9110) and is ignored,
   // so its type or encoding can never turn a read into a 400 or 415 the read does not list.
+  // Only a method an operation of this path takes reads its body: a wrong method (POST /healthz with JSON) is a
+  // 405 whatever the body is, never a 400, 413 or 415 about a body nobody would read.
   const json = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
   // The pages' forms post urlencoded (postDisputeForm); an operation that declares JSON only still answers 415.
   const form = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: 100, type: 'application/x-www-form-urlencoded' });
+  const takesBody = routes.filter((r) => r.method !== 'get').map((r) => ({ method: r.method.toUpperCase(), pattern: pathPattern(r.path) }));
+  const readsBody = (req: Request) => takesBody.some((r) => r.method === req.method && r.pattern.test(req.path));
   app.use((req: Request, res: Response, next: NextFunction) =>
-    req.method === 'GET' ? next() : json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next))),
+    readsBody(req) ? json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next))) : next(),
   );
   app.use(
     OpenApiValidator.middleware({
@@ -156,7 +160,11 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   return app;
 }
 
-function matches(template: string, actual: string): boolean {
+function pathPattern(template: string): RegExp {
   const escape = (part: string) => part.replace(/[.*+?^$()|[\]\\{}]/g, '\\$&');
-  return new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`).test(actual);
+  return new RegExp(`^${template.split(/\{[^}]+\}/).map(escape).join('[^/]+')}$`);
+}
+
+function matches(template: string, actual: string): boolean {
+  return pathPattern(template).test(actual);
 }

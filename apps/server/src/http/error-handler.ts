@@ -1,11 +1,13 @@
 // The one place an error becomes a response: `{code, message, requestId}` with the X-Request-Id header, whoever
 // raised it (a handler, the contract validator, the body parser, Express). Messages are our own sentences: text
 // of a library (zlib's "incorrect header check", the validator's "malformed uri'") never reaches a caller. The
-// validator's per-field findings are kept: they name the parameter or body field and the bound of the contract.
+// validator's per-field findings become our sentences naming the parameter or body field and the bound of the
+// contract (validation-messages.ts).
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, codeForStatus } from './errors';
 import { allowHeader } from './head-as-get';
+import { validatorSentence } from './validation-messages';
 
 interface AnyError {
   status?: number;
@@ -14,7 +16,7 @@ interface AnyError {
   message?: string;
   code?: string;
   headers?: Record<string, string>;
-  errors?: Array<{ path?: string; message?: string }>;
+  errors?: Array<{ path?: string; message?: string; errorCode?: string }>;
 }
 
 /** Where a validator finding points: a parameter or a body field, not the URL as a whole. */
@@ -29,8 +31,11 @@ function messageOf(err: AnyError, status: number, code: string, req: Request, bo
     case 'method_not_allowed': return `${req.method} is not allowed on ${req.path}.`;
     default: break;
   }
-  const findings = (err.errors ?? []).filter((e) => FIELD_PATH.test(e.path ?? ''));
-  if (findings.length > 0) return findings.map((e) => `${(e.path ?? '').replace(/^\./, '')} ${e.message ?? ''}`.trim()).join('; ');
+  let findings = (err.errors ?? []).filter((e) => FIELD_PATH.test(e.path ?? ''));
+  // A value matching none of several forms: one sentence for it, not one per form's complaint.
+  const alternatives = findings.filter((e) => /^(anyOf|oneOf)\./.test(e.errorCode ?? ''));
+  if (alternatives.length > 0) findings = alternatives.slice(0, 1);
+  if (findings.length > 0) return findings.map(validatorSentence).join(' ');
   if ((err.errors ?? []).some((e) => /malformed uri/i.test(e.message ?? ''))) return 'The request path is not correctly percent-encoded.';
   if (typeof err.code === 'string' && /^(Z_|ERR_BROTLI|ERR__ERROR)/.test(err.code)) return 'The request body could not be decompressed (Content-Encoding).';
   switch (err.type) {
@@ -45,7 +50,7 @@ function messageOf(err: AnyError, status: number, code: string, req: Request, bo
 export type ErrorPageRenderer = (
   req: Request,
   error: { status: number; code: string; message: string; requestId: string; headers: Record<string, string> },
-) => { type: string; body: string } | undefined;
+) => { type: string; body: string; headers?: Record<string, string> } | undefined;
 
 export function errorHandler(logger: Logger, bodyLimitBytes: number, errorPage?: ErrorPageRenderer) {
   return (err: AnyError, req: Request, res: Response, _next: NextFunction): void => {
@@ -73,7 +78,7 @@ export function errorHandler(logger: Logger, bodyLimitBytes: number, errorPage?:
     if (res.headersSent) return;
     const page = errorPage?.(req, { status, code, message, requestId, headers });
     if (page) {
-      res.status(status).set(headers).set('Vary', 'Accept').type(page.type).send(page.body);
+      res.status(status).set(headers).set(page.headers ?? {}).set('Vary', 'Accept').type(page.type).send(page.body);
       return;
     }
     res.status(status).set(headers).json({ code, message, requestId });

@@ -4,7 +4,7 @@
 // sends such a value to the database and no operation can answer 500 because of one. JSON bodies are not
 // concerned: their strings are stored as JSON, where both survive escaped and are returned exactly as sent.
 import type { NextFunction, Request, Response } from 'express';
-import { badRequest } from './errors';
+import { badRequest, type ApiError } from './errors';
 
 type Found = { where: string; problem: 'nul' | 'surrogate' };
 
@@ -46,15 +46,21 @@ function firstOf(values: Record<string, unknown> | undefined, kind: string): Fou
   return null;
 }
 
+/**
+ * The 400 for the first path or query value no column can hold, or null. Shared by the HTTP edge and the MCP
+ * tools, whose arguments become the same path and query parameters (tool.ts).
+ */
+export function unstorableParameters(path: Record<string, unknown> | undefined, query: Record<string, unknown> | undefined, kind = 'parameter'): ApiError | null {
+  const found = firstOf(path, `path ${kind}`) ?? firstOf(query, `query ${kind}`);
+  if (!found) return null;
+  return badRequest(
+    found.problem === 'nul'
+      ? `The ${found.where} contains a NUL character (U+0000), which cannot be stored.`
+      : `The ${found.where} is not well-formed Unicode (it has a lone surrogate).`,
+  );
+}
+
 export function refuseUnstorableInput(req: Request, _res: Response, next: NextFunction): void {
   const params = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi?.pathParams;
-  const found = firstOf(params, 'path parameter') ?? firstOf(req.query as Record<string, unknown>, 'query parameter');
-  if (!found) return next();
-  next(
-    badRequest(
-      found.problem === 'nul'
-        ? `The ${found.where} contains a NUL character (U+0000), which cannot be stored.`
-        : `The ${found.where} is not well-formed Unicode (it has a lone surrogate).`,
-    ),
-  );
+  next(unstorableParameters(params, req.query as Record<string, unknown>) ?? undefined);
 }

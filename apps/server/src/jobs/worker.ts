@@ -44,6 +44,8 @@ interface Running {
   job: Job;
   controller: AbortController;
   done: Promise<void>;
+  /** Stops renewing the lease (when the worker hands the job back itself). */
+  stopHeartbeat(): void;
 }
 
 export class Worker {
@@ -206,13 +208,14 @@ export class Worker {
         this.poke(job.kind);
       }
     })();
-    this.running.set(job.id, { job, controller, done });
+    this.running.set(job.id, { job, controller, done, stopHeartbeat: () => clearInterval(heartbeat) });
   }
 
   /**
    * Stops claiming and lets the jobs in flight use the shutdown window: those still running near its end are aborted
-   * and handed back to the queue (lease released, attempt not counted) for the restarted or another worker. Waits at
-   * most `timeoutMs` in all; a job still running then keeps its lease until it expires. Idempotent.
+   * and handed back to the queue (lease released, attempt not counted) for the restarted or another worker. A job
+   * that does not stop when aborted is handed back by the worker itself, so the hand-back ends about `timeoutMs`
+   * after the call whatever the job is doing (plus one short transaction per such job). Idempotent.
    */
   stop(timeoutMs = 10_000): Promise<void> {
     this.stopping ??= (async () => {
@@ -223,10 +226,6 @@ export class Worker {
       this.state = 'stopping';
       this.unsubscribe?.();
       this.poke();
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<'timeout'>((resolve) => {
-        timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      });
       // Room kept at the end of the window for the aborted jobs to hand themselves back (one short transaction).
       const handBackMs = Math.min(2000, Math.floor(timeoutMs / 4));
       let windowTimer: NodeJS.Timeout | undefined;
@@ -235,17 +234,33 @@ export class Worker {
       });
       const allDone = () => Promise.all([...this.running.values()].map((r) => r.done)).then(() => 'done' as const);
       // The loop first (a claim in flight may still hand out jobs; they run like the others), then the jobs.
-      let outcome: 'done' | 'window' | 'timeout' = await Promise.race([this.loop!.then(() => 'done' as const), window]);
+      let outcome: 'done' | 'window' = await Promise.race([this.loop!.then(() => 'done' as const), window]);
       if (outcome === 'done') outcome = await Promise.race([allDone(), window]);
       clearTimeout(windowTimer);
       this.handingBack = true;
       if (this.running.size > 0) {
         this.logger.info({ inFlight: this.running.size }, 'shutdown window ending: handing the jobs in flight back to the queue');
         for (const { controller } of this.running.values()) controller.abort(new ShutdownAbort());
-        outcome = await Promise.race([allDone(), timeout]);
+        // Half of the hand-back room for the jobs to stop and hand themselves back; a job still running then (a
+        // handler that does not notice its abort, a read the abort cannot reach) is handed back by the worker, so a
+        // deploy never leaves a job locked, to be counted as a crash at the next start. Its late outcome is fenced
+        // out (the worker no longer holds the job). Not raced with a timer: on a starved event loop every timer
+        // fires late at once, and the hand-back must still happen; the process's own deadline bounds it.
+        let graceTimer: NodeJS.Timeout | undefined;
+        const grace = new Promise<'grace'>((resolve) => {
+          graceTimer = setTimeout(() => resolve('grace'), Math.max(20, Math.floor(handBackMs / 2)));
+        });
+        const settled = await Promise.race([allDone(), grace]);
+        clearTimeout(graceTimer);
+        if (settled === 'grace') {
+          const stuck = [...this.running.values()];
+          for (const { stopHeartbeat } of stuck) stopHeartbeat();
+          await Promise.all(stuck.map(async ({ job }) => {
+            const released = await this.queue.release(job, this.id);
+            this.logger.warn({ jobId: job.id, kind: job.kind, released }, 'job did not stop when aborted: handed back by the worker');
+          }));
+        }
       }
-      clearTimeout(timer);
-      if (outcome === 'timeout') this.logger.warn({ inFlight: this.running.size }, 'worker stop timed out; leases will expire');
       this.state = 'stopped';
       this.logger.info({ workerId: this.id }, 'worker stopped');
     })();

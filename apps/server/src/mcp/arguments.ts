@@ -4,6 +4,7 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { badRequest } from '../http/errors';
+import { predicateOf } from '../http/validation-messages';
 import type { JsonSchema } from './operation-schemas';
 
 const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, coerceTypes: false });
@@ -28,5 +29,6 @@ function describe(error: ErrorObject | undefined): string {
   if (error.keyword === 'required') return `${at ? `${at}.` : ''}${params.missingProperty} is required.`;
   if (error.keyword === 'additionalProperties') return `${at ? `${at}.` : ''}${params.additionalProperty} is not an argument of this tool.`;
   if (error.keyword === 'enum') return `${at || 'the argument'} must be one of ${(params.allowedValues ?? []).map((v) => JSON.stringify(v)).join(', ')}.`;
-  return `${at || 'the arguments'} ${error.message ?? 'is invalid'}.`;
+  // Our words, as over HTTP (http/validation-messages.ts): never Ajv's text with a schema pattern in it.
+  return `${at || 'the arguments'} ${predicateOf(error.keyword, error.message ?? '')}.`;
 }

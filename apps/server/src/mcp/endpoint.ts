@@ -4,9 +4,9 @@
 // an error of the operation becomes a tool result with isError and the HTTP error's code and message, never a crash.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, JSONRPCMessageSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
-import { ApiError } from '../http/errors';
+import { ApiError, badRequest } from '../http/errors';
 import type { CheckedTool, Tool } from './tool';
 
 export interface McpIdentity {
@@ -69,6 +69,7 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     if (origin !== undefined && !allowedOrigins.includes(origin)) {
       throw new ApiError(403, 'origin_not_allowed', `Requests from the web origin ${origin} are not accepted by this MCP endpoint.`);
     }
+    refuseNonJsonRpc(req.body);
     const aborted = new AbortController();
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -87,6 +88,19 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     await transport.handleRequest(req, res, req.body);
     return { status: 200, streamed: true };
   };
+}
+
+/**
+ * A body that is JSON but no JSON-RPC message (or an empty batch) is a malformed HTTP request: our 400 body, as for
+ * any other operation, not a JSON-RPC error object (which the SDK would answer) nor a 202 for `[]`.
+ */
+function refuseNonJsonRpc(body: unknown): void {
+  const messages = Array.isArray(body) ? body : [body];
+  if (messages.length === 0) throw badRequest('The body is an empty JSON-RPC batch; send at least one JSON-RPC 2.0 message.');
+  const bad = messages.findIndex((message) => !JSONRPCMessageSchema.safeParse(message).success);
+  if (bad === -1) return;
+  const where = Array.isArray(body) ? `Item ${bad} of the batch` : 'The body';
+  throw badRequest(`${where} is not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a method, result or error).`);
 }
 
 function toolError(err: unknown, req: Request): CallToolResult {

@@ -4,6 +4,7 @@
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import type { OperationHandler } from '../http/operations';
+import { unstorableParameters } from '../http/storable-input';
 import { argumentCheck } from './arguments';
 import type { JsonSchema, OperationShape } from './operation-schemas';
 
@@ -81,6 +82,9 @@ export async function invokeOperation(handlers: HandlerMap, shape: OperationShap
     const source = shape.sources[name];
     if (source && value !== undefined) parts[source][name] = value;
   }
+  // The HTTP edge refuses these before any handler (http/storable-input.ts); tool arguments meet the same rule.
+  const unstorable = unstorableParameters(parts.path, parts.query, 'argument');
+  if (unstorable) throw unstorable;
   const result = (await handler({
     req: ctx.req,
     res: ctx.res,

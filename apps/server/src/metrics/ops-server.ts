@@ -5,12 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { answerClientErrors } from '../http/client-errors';
+import { originFormTarget } from '../http/request-target';
 import type { Metrics } from './metrics';
 
 export interface OpsServerOptions {
   host: string;
   port: number;
   metrics: Metrics;
+  /** Where refused requests Node could not parse are logged (as on the hosts). */
+  logger: Logger;
   /** Resolves when the process can do its work (database answers, not draining); rejects with the reason. */
   ready(): Promise<void>;
 }
@@ -21,7 +26,7 @@ export interface OpsServer {
 }
 
 export async function startOpsServer(options: OpsServerOptions): Promise<OpsServer> {
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(originFormTarget((req, res) => {
     const requestId = randomUUID();
     res.setHeader('X-Request-Id', requestId);
     res.setHeader('Cache-Control', 'no-store');
@@ -50,7 +55,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
       (text) => send(200, options.metrics.registry.contentType, text),
       () => error(500, 'internal_error', 'The metrics could not be collected.'),
     );
-  });
+  }));
+  // Malformed or oversized requests and CONNECT get the error body and a request id, as on the hosts.
+  answerClientErrors(server, options.logger, 'GET, HEAD');
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;
   await new Promise<void>((resolve, reject) => {

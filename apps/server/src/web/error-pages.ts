@@ -3,8 +3,11 @@
 import type { WebPages } from '@arl/web';
 import type { Request } from 'express';
 import type { ErrorPageRenderer } from '../http/error-handler';
+import { pageContentSecurityPolicy } from './handlers';
 
-export function errorPageRenderer(pages: WebPages): ErrorPageRenderer {
+export function errorPageRenderer(pages: WebPages, feedbackUrl: string): ErrorPageRenderer {
+  // An error page is a page: the same Content-Security-Policy (scripts, framing) as every other page.
+  const headers = { 'Content-Security-Policy': pageContentSecurityPolicy(feedbackUrl) };
   return (req: Request, error) => {
     if (req.path === '/v1' || req.path.startsWith('/v1/')) return undefined;
     const preferred = req.accepts(['application/json', 'text/html', 'text/markdown']);
@@ -15,6 +18,6 @@ export function errorPageRenderer(pages: WebPages): ErrorPageRenderer {
       req.path,
       preferred === 'text/markdown' ? 'markdown' : 'html',
     );
-    return { type: preferred, body: page.body };
+    return { type: preferred, body: page.body, headers };
   };
 }

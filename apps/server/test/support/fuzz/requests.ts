@@ -82,6 +82,14 @@ type Breakage =
   | { kind: 'read-body'; text: string; type: string; encoding: string }
   | { kind: 'header'; name: string; value: string };
 
+/**
+ * The first 8 characters of a valid value, percent-encoded, then an encoded U+0000. Cut by code points: cutting by
+ * UTF-16 units could split a surrogate pair, which encodeURIComponent refuses (URIError, a crash of the generator).
+ */
+export function nulSuffixed(value: string): string {
+  return `${encodeURIComponent([...value].slice(0, 8).join(''))}%00`;
+}
+
 export function hostileRequest(op: ContractOperation, known: KnownValues): fc.Arbitrary<FuzzRequest> {
   const pathParams = op.parameters.filter((p) => p.in === 'path');
   const queryParams = op.parameters.filter((p) => p.in === 'query');
@@ -90,7 +98,7 @@ export function hostileRequest(op: ContractOperation, known: KnownValues): fc.Ar
       { weight: 2, arbitrary: invalidValue(p.schema).filter((v) => v !== undefined).map((v) => encodeParameter(asText(v), 'component') ?? '%ED%A0%80') },
       { weight: 2, arbitrary: hostileRaw },
       // U+0000 inside an otherwise valid value: what no column can hold.
-      { weight: 1, arbitrary: validParameterValue(p, known).map((v) => `${encodeURIComponent(v.slice(0, 8))}%00`) },
+      { weight: 1, arbitrary: validParameterValue(p, known).map(nulSuffixed) },
     );
   const breakages: Array<fc.Arbitrary<Breakage>> = [];
   for (const p of pathParams) breakages.push(rawOf(p).map((raw) => ({ kind: 'path' as const, name: p.name, raw })));
