@@ -1,5 +1,7 @@
 // The README's commands exactly as a user types them, through npm, from the repository root (child processes):
-// - data commands (`npm run feedback -- ...`) write only their data on stdout: no npm or turbo banner;
+// - data commands (`npm run -s feedback -- ...`, as the README shows them) write only their data on stdout: no npm or
+//   turbo banner; the README's CSV export line, run through a shell, leaves exactly the CSV in its file;
+// - npm itself prints what people expect (its `> script` banner on stdout for `npm start`, not JSON: no `json=true`);
 // - `DATA_DIR=./relative npm start` keeps its data at the repository root, and says where at start-up;
 // - `kill -TERM <pid of npm start>` stops the server: nothing is left running;
 // - the systemd unit's ExecStart (deploy/arl.service) runs the production start as systemd would, and stops on
@@ -62,6 +64,7 @@ const readmeCommands = (): string[] => {
     .filter(Boolean);
 };
 const README_CURLS = readmeCommands().filter((c) => c.startsWith('curl '));
+const README_DATA_COMMANDS = readmeCommands().filter((c) => c.startsWith('npm run -s feedback -- '));
 
 test('every command the root README shows is run by this file or by .ci/run', () => {
   const ci = fs.readFileSync(path.join(ROOT, '.ci/run'), 'utf8');
@@ -69,6 +72,7 @@ test('every command the root README shows is run by this file or by .ci/run', ()
   expect(commands.length).toBeGreaterThan(0);
   for (const command of commands) {
     if (command.startsWith('curl ')) continue; // run against `npm start` below
+    if (README_DATA_COMMANDS.includes(command)) continue; // run through a shell below
     if (command === 'npm ci && npm start') {
       expect(ci).toMatch(/^npm ci\b/m); // .ci/run installs as the README says; `npm start` is run below
       continue;
@@ -80,7 +84,17 @@ test('every command the root README shows is run by this file or by .ci/run', ()
     throw new Error(`the root README shows \`${command}\`, which no test runs: run it in test/readme-commands`);
   }
   expect(README_CURLS.length).toBeGreaterThan(0);
+  expect(README_DATA_COMMANDS).toEqual(['npm run -s feedback -- reports export my-api --format csv > reports.csv']);
 });
+
+/** Runs a README line through the shell at the repository root, in the test's environment. */
+function runShell(command: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('sh', ['-c', command], { cwd: ROOT, env: baseEnv, timeout: 120_000 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
 
 /** Runs a README curl line against the started hosts (their ports replace the defaults), through the shell. */
 function runCurl(line: string, hosts: { leaderboard: string; feedback: string }): Promise<{ code: number; stdout: string }> {
@@ -93,10 +107,10 @@ function runCurl(line: string, hosts: { leaderboard: string; feedback: string })
 }
 
 test('feedback data commands print only their data; npm start uses ./DATA_DIR at the root and stops on SIGTERM to npm', async () => {
-  const created = await npm(['run', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
+  const created = await npm(['run', '-s', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
   expect(created.code).toBe(0);
   expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'my-api', name: 'My API' });
-  const invite = await npm(['run', 'feedback', '--', 'invite', 'issue', 'my-api', '--expires', '30d', '--note', 'beta agents']).done;
+  const invite = await npm(['run', '-s', 'feedback', '--', 'invite', 'issue', 'my-api', '--expires', '30d', '--note', 'beta agents']).done;
   expect(invite.code).toBe(0);
   expect(invite.stdout).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}\n$/);
   // The data directory is the one named, relative to the repository root (not to apps/server).
@@ -128,17 +142,25 @@ test('feedback data commands print only their data; npm start uses ./DATA_DIR at
   const stopped = await start.done;
   expect(stopped.code).toBe(0);
   expect(alive(listening.pid)).toBe(false);
-  // stdout of `npm start` is the server's log alone (JSON lines when not on a terminal); the build went to stderr.
-  for (const line of stopped.stdout.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  // stdout of `npm start` is npm's usual banner, then the server's log (JSON lines when not on a terminal); the build
+  // went to stderr.
+  const [banner, log] = [stopped.stdout.slice(0, stopped.stdout.indexOf('{')), stopped.stdout.slice(stopped.stdout.indexOf('{'))];
+  expect(banner).toMatch(/^\n?> agent-readiness-leaderboard@0\.0\.0 start\n> turbo run build [^\n]*\n\n$/);
+  for (const line of log.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
   expect(stopped.stdout).toContain('"msg":"stopped"');
   expect(stopped.stderr).toContain('Tasks:');
 
-  const csv = await npm(['run', 'feedback', '--', 'reports', 'export', 'my-api', '--format', 'csv']).done;
-  expect(csv.code).toBe(0);
-  expect(csv.stdout.startsWith(`${CSV_COLUMNS.join(',')}\n`)).toBe(true);
-  const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
+  // The README's export line as shown, through a shell; only the file it writes is ours.
+  const target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'arl-readme-csv-')), 'reports.csv');
+  const [exportLine] = README_DATA_COMMANDS;
+  const exported = await runShell(exportLine.replace(/> reports\.csv$/, `> '${target}'`));
+  expect({ code: exported.code, stderr: exported.code === 0 ? '' : exported.stderr }).toEqual({ code: 0, stderr: '' });
+  const csv = fs.readFileSync(target, 'utf8');
+  fs.rmSync(path.dirname(target), { recursive: true, force: true });
+  expect(csv.startsWith(`${CSV_COLUMNS.join(',')}\n`)).toBe(true);
+  const rows = parseCsv(csv, { columns: true }) as Array<Record<string, string>>;
   expect(rows.map((r) => r.observation)).toEqual(['The category filter ignored my input.', 'A second, different observation.']);
-  const list = await npm(['run', 'feedback', '--', 'project', 'list']).done;
+  const list = await npm(['run', '-s', 'feedback', '--', 'project', 'list']).done;
   expect(list.stdout).toMatch(/^(?:[a-z0-9-]+\t[^\n]*\n)+$/);
   expect(list.stdout).toMatch(/^my-api\taccepting\topen\t2 reports\tMy API$/m);
 }, 300_000); // five npm runs, each checking the build first: minutes on a loaded 2-core machine

@@ -30,10 +30,11 @@ beforeAll(async () => {
       const request: ChatRequest = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
       requests.push(request);
       const answer = model(request, requests.length);
-      setTimeout(() => {
-        if (res.destroyed) return;
+      const timer = setTimeout(() => {
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
       }, answer.delayMs ?? 0);
+      // A slow answer the client gave up on is never sent: its timer must not outlive the test (Jest's open handle).
+      res.on('close', () => clearTimeout(timer));
     });
   });
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));

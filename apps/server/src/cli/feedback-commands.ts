@@ -34,6 +34,7 @@ Reports
 Slugs: 1-64 characters, lowercase letters, digits and single hyphens. Defaults for a new project: accepting true,
 signed-only false, empty invitation and guidance. Uses the same environment as \`npm start\` (DATABASE_URL, DATA_DIR,
 FEEDBACK_INVITE_SECRET, ...). Exit codes: 0 done, 1 failed, 2 usage error.
+Data on stdout: \`npm run -s feedback -- ...\` (npm prints its "> script" banner on stdout without -s), or --out <file>.
 `;
 
 const SLUG = /^[a-z0-9](?:-?[a-z0-9])*$/;
