@@ -161,6 +161,7 @@ async function measureRates(
   const rows: LiveRow[] = [];
   let noWriteRps = 0;
   for (const rate of rates) {
+    await settle(reader.info.appUrl);
     const before = await reader.stats();
     const writerBefore = writer === reader ? null : await writer.stats();
     const started = performance.now();
@@ -190,6 +191,15 @@ async function measureRates(
     print(row);
   }
   return rows;
+}
+
+/**
+ * Waits until the reader answers a leaderboard read: rebuilds the previous load's changes started (today's code) are
+ * done, so a row is not charged with its predecessor's backlog (a no-write row after 20 ends/s read 0 req/s).
+ */
+async function settle(base: string): Promise<void> {
+  const res = await fetch(`${base}/v1/leaderboard?limit=1`, { signal: AbortSignal.timeout(300_000) });
+  await res.arrayBuffer();
 }
 
 const f = (n: number, d = 0) => (Number.isFinite(n) ? n.toFixed(d) : '-');
