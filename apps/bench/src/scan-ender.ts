@@ -1,6 +1,6 @@
 // Ends scans the way a worker does when a scan finishes (apps/server/src/scans/scan-job.ts, `run` after the scanner
-// returns): the outcome is committed by `endScan` in one transaction (checks, layers, the company's result, its score
-// history, the scan's detail and `ended` event), then the change is published on the runtime's change feed, which is
+// returns, `commitEnding`): the outcome is committed by `endScan` in one transaction (checks, layers, the company's result, its score
+// history, the scan's detail and `ended` event), then the change (the company's new facts) is published on the runtime's change feed, which is
 // what every leaderboard in every process hears. Only the scanner's own work is left out (a realistic result is
 // reused: the sandbox personas' real scans, with a new score), and the job row's completion, which no read depends on.
 //
@@ -10,12 +10,11 @@ import { randomUUID } from 'node:crypto';
 import * as dgram from 'node:dgram';
 import type { Runtime } from '@arl/server';
 import { gradeFor, type ScanResult } from '@arl/scanner';
-import { endScan } from '@arl/server/dist/scans/results';
+import { commitEnding } from '@arl/server/dist/scans/scan-job';
 import { wallNow } from './live-figures';
 import type { Change } from './probe';
 import { benchDomain } from './seed-realistic';
 
-const TX = { maxWait: 30_000, timeout: 30_000 };
 /** A worker ends at most SCAN_CONCURRENCY scans at once (default 16): so does the writer when it falls behind. */
 const MAX_IN_FLIGHT = 16;
 
@@ -86,15 +85,18 @@ export class ScanEnder {
     const template = this.templates[p.score % this.templates.length];
     const outcome = { ...template, score, grade: gradeFor(score) };
     const started = performance.now();
-    const deps = { queue: this.runtime.jobs, publicUrl: this.runtime.config.publicUrl, now: this.runtime.clock() };
-    const ended = await this.runtime.db.prisma.$transaction((tx) => endScan(tx, p.scanId, outcome, deps), TX);
-    const committedAt = wallNow();
-    const txMs = performance.now() - started;
-    if (!ended?.scored) throw new Error(`scan ${p.scanId} of ${p.domain} did not end scored`);
-    const change: Change = { domain: p.domain, score, committedAt };
-    onCommit?.(change);
-    // As the worker does after its transaction: publish the change (scan-job.ts, afterEnd).
-    await this.runtime.changes.publish();
+    // The worker's own end of a scan (scan-job.ts commitEnding): the transaction, then the change published with
+    // the company's new facts, which this process applies before the call returns and the others hear by NOTIFY.
+    const rt = this.runtime;
+    const deps = { db: rt.db, queue: rt.jobs, changes: rt.changes, clock: rt.clock, logger: rt.logger, publicUrl: rt.config.publicUrl };
+    let change: Change | null = null;
+    let txMs = 0;
+    const ended = await commitEnding(deps, p.scanId, outcome, undefined, () => {
+      txMs = performance.now() - started;
+      change = { domain: p.domain, score, committedAt: wallNow() };
+      onCommit?.(change);
+    });
+    if (!ended?.scored || !change) throw new Error(`scan ${p.scanId} of ${p.domain} did not end scored`);
     return { change, txMs, endMs: performance.now() - started };
   }
 

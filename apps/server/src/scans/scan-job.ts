@@ -61,11 +61,14 @@ export async function commitEnding(
   scanId: string,
   outcome: ScanOutcome,
   alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
+  /** Hears the commit before the change is published (the bench's freshness clock starts there). */
+  onCommitted: (ended: EndedScan | null) => void = () => undefined,
 ): Promise<EndedScan | null> {
   const ended = await deps.db.prisma.$transaction(async (tx) => {
     await alsoIn(tx);
     return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), onEnded: deps.onEnded });
   }, TX);
+  onCommitted(ended);
   for (const kind of ended?.wake ?? []) deps.queue.notify(kind);
   if (ended?.company) {
     await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
