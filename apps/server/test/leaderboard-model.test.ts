@@ -63,12 +63,12 @@ beforeAll(async () => {
   otherUrl = `http://127.0.0.1:${(otherServer.address() as AddressInfo).port}`;
   await t.runtime.leaderboard.current();
   await other.leaderboard.current();
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
-  otherServer.close();
-  if (other !== t.runtime) await other.close();
-  await t.close();
+  otherServer?.close();
+  if (other && other !== t.runtime) await other.close();
+  await t?.close();
 });
 
 type Command =
