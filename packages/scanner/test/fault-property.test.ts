@@ -33,7 +33,7 @@ function leftOutBetter(before: string | undefined, after: { status: string; evid
   return before !== undefined && before in RANK && after.status in RANK && RANK[after.status] > RANK[before] && /could not be read and are left out/.test(after.evidence.detail);
 }
 
-const POLICY = { allowPrivateNetworks: true, requestTimeoutMs: 400, scanBudgetMs: 8000 };
+const POLICY = { allowPrivateNetworks: true, requestTimeoutMs: 1000, scanBudgetMs: 10_000 };
 const SUBJECTS = ['exemplary', 'typical-saas', 'content-site'] as const;
 
 describe('faults at the fetch layer never fail a check', () => {
@@ -53,8 +53,12 @@ describe('faults at the fetch layer never fail a check', () => {
     server.reset();
     const baseline = await run(urlOf(name));
     expect(baseline.ending).toBe('finished');
-    const keys = [...server.keys];
-    const homeKey = keys[0];
+    // Only this persona's requests (a straggler of an earlier scan may arrive after a reset).
+    const host = PERSONAS.find((p) => p.name === name)!.hostname;
+    const keys = server.keys.filter((k) => k.includes(` ${host}/`));
+    // The home page as a browser gets it, the request a scan cannot do without.
+    const homeKey = keys.find((k) => k.startsWith(`GET ${host}/ ua=Mozilla`))!;
+    expect(homeKey).toBeDefined();
     const before = new Map(baseline.checks.map((c) => [c.id, c.status]));
 
     await fc.assert(
@@ -74,7 +78,7 @@ describe('faults at the fetch layer never fail a check', () => {
           .map((c) => ({ id: c.id, before: before.get(c.id), after: c.status, detail: c.evidence.detail }));
         expect({ faults: picks.map(([i, f]) => `${f} ${keys[i]}`), moved }).toEqual({ faults: picks.map(([i, f]) => `${f} ${keys[i]}`), moved: [] });
       }),
-      { numRuns: 25 },
+      { numRuns: 15 },
     );
   }, 240_000);
 });

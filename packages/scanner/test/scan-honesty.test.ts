@@ -186,3 +186,21 @@ describe('our own failures', () => {
     }
   });
 });
+
+describe('no false blocks', () => {
+  it('a 200 page that writes about challenge markers (a methodology page) is read, not taken for a challenge', async () => {
+    const about = `<!doctype html><html><head><title>How we scan</title><meta name="description" content="Our method."></head><body><h1>How we scan</h1><p>We look for _cf_chl_opt and /cdn-cgi/challenge-platform/ in a page, and for a &lt;title&gt;Just a moment...&lt;/title&gt;. ${'Words for readers. '.repeat(10)}</p></body></html>`;
+    const site = await serve((req, res) => {
+      if (req.url === '/sitemap.xml') return void res.writeHead(200, { 'content-type': 'application/xml' }).end(`<?xml version="1.0"?><urlset><url><loc>http://${req.headers.host}/how</loc></url></urlset>`);
+      if (req.url === '/how' || req.url === '/llms.txt') return void res.writeHead(200, { 'content-type': req.url === '/how' ? 'text/html' : 'text/markdown' }).end(req.url === '/how' ? about : LLMS.replace('Widgets', '_cf_chl_opt and /cdn-cgi/challenge-platform/'));
+      plainSite(req, res);
+    });
+    try {
+      const result = await scan(site.url, { fetchPolicy: policy() });
+      expect(status(result, 'content-without-js').evidence.excerpt).toMatch(/\/how passed/);
+      expect(status(result, 'llms-txt').status).toBe('passed');
+    } finally {
+      await site.close();
+    }
+  });
+});

@@ -14,6 +14,9 @@ export interface BlockSignal {
   reason: string;
 }
 
+/** Markers that are an interstitial's own title (html-summary.ts names them so). */
+const INTERSTITIAL_TITLES = new Set(['"Just a moment..." title', '"Attention Required! | Cloudflare"', '"Checking if the site connection is secure"', '"Vercel Security Checkpoint"']);
+
 /** Statuses WAFs and rate limiters answer with; a plain one (no marker, no Retry-After) is only a block at 429. */
 const BLOCK_STATUSES = new Set([403, 429, 503]);
 
@@ -54,8 +57,9 @@ export function detectBlock(status: number | null, headers: Record<string, strin
     if (BOT_WALL_TEXT.test(body.slice(0, 64 * 1024))) return { kind: 'challenge', reason: `a bot wall (HTTP ${status}: "${BOT_WALL_TEXT.exec(body)![0]}")` };
     return null;
   }
-  // A 200 challenge interstitial: two independent markers, as no-bot-challenge reads it.
-  if (markers.length >= 2) return { kind: 'challenge', reason: `a bot challenge page (HTTP ${status}, ${markers.join(', ')})` };
+  // A 200 challenge interstitial: its own title and another marker. A page that merely writes about challenges (a
+  // methodology page naming _cf_chl_opt and /cdn-cgi/challenge-platform/) has the words but not the title.
+  if (markers.length >= 2 && markers.some((m) => INTERSTITIAL_TITLES.has(m))) return { kind: 'challenge', reason: `a bot challenge page (HTTP ${status}, ${markers.join(', ')})` };
   return null;
 }
 
