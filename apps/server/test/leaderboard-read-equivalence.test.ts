@@ -150,7 +150,7 @@ test("a scan's end shows at once in the reads of every process (with PostgreSQL:
     const ended = await db.prisma.$transaction((tx) =>
       endScan(tx, scan.id, { ending: 'finished', cause: null, score: 100, grade: 'A', summary: 'Perfect.', siteName: null, checks: [], layers: [] }, { queue: t.runtime.jobs, publicUrl: 'http://localhost', now: NOW }),
     );
-    expect(ended).toEqual({ scored: true, mails: 0 });
+    expect(ended).toEqual({ scored: true, mails: 0, wake: [] });
     await t.runtime.changes.publish(); // what the scan job does after the commit
     await heard; // the other process hears of it (LISTEN/NOTIFY with PostgreSQL)
 

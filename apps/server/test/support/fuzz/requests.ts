@@ -86,7 +86,7 @@ export function hostileRequest(op: ContractOperation, known: KnownValues): fc.Ar
       { weight: 2, arbitrary: invalidValue(p.schema).filter((v) => v !== undefined).map((v) => encodeParameter(asText(v), 'component') ?? '%ED%A0%80') },
       { weight: 2, arbitrary: hostileRaw },
       // U+0000 inside an otherwise valid value: what no column can hold.
-      { weight: 1, arbitrary: validParameterValue(p, known).map((v) => `${encodeURIComponent(v.slice(0, 8))}%00`) },
+      { weight: 1, arbitrary: validParameterValue(p, known).map((v) => `${encodeURIComponent(Array.from(v).slice(0, 8).join(''))}%00`) },
     );
   const breakages: Array<fc.Arbitrary<Breakage>> = [];
   for (const p of pathParams) breakages.push(rawOf(p).map((raw) => ({ kind: 'path' as const, name: p.name, raw })));
