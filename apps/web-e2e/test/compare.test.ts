@@ -1,18 +1,15 @@
 // The compare page and the company page's watch parts in Chromium against the real server: two sandbox personas
 // scanned through the real pipeline, "Compare with…" from a company page with and without JavaScript, the table
 // at 390 px (the page itself never scrolls sideways; the table scrolls in its own box), axe-core, the badge image
-// and its snippet. The 1280 px and 390 px screenshots are kept in docs/screenshots/.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
+// and its snippet. Screenshots at 1280 and 390 px go to test-output/ (docs/screenshots/compare*.png are their tops).
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { axeViolations, launchBrowser } from './support/browser';
+import { axeViolations, launchBrowser, screenshot } from './support/browser';
 import { startSite, type Site } from './support/site';
 
 let site: Site;
 let browser: Browser;
 let a: string;
 let b: string;
-const DOCS = path.join(__dirname, '..', '..', '..', 'docs', 'screenshots');
 
 beforeAll(async () => {
   [site, browser] = await Promise.all([startSite(), launchBrowser()]);
@@ -68,7 +65,6 @@ test('the same without JavaScript: a plain form and a server-rendered table', as
 });
 
 test('at 390 px the page does not scroll sideways, the table scrolls in its box; no serious axe violation; screenshots', async () => {
-  fs.mkdirSync(DOCS, { recursive: true });
   for (const width of [1280, 390]) {
     const ctx = await browser.newContext({ viewport: { width, height: 900 }, bypassCSP: true });
     const page = await ctx.newPage();
@@ -80,7 +76,7 @@ test('at 390 px the page does not scroll sideways, the table scrolls in its box;
     expect(box!.width).toBeLessThanOrEqual(width);
     const serious = (await axeViolations(page)).filter((v) => v.impact === 'serious' || v.impact === 'critical');
     expect(serious.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-    await page.screenshot({ path: path.join(DOCS, width === 1280 ? 'compare.png' : 'compare-390.png') });
+    await screenshot(page, width === 1280 ? 'compare' : 'compare-390');
     await ctx.close();
   }
 }, 60_000);

@@ -72,7 +72,7 @@ export class WebhookService {
     const id = randomUUID();
     await this.deps.db.prisma.webhookSubscription.create({
       data: {
-        id, url: normalized.value.url.href, domain, categoryId, events: [...input.events],
+        id, url: normalized.value.url.href, domain, categoryId, events: [...new Set(input.events)],
         description: input.description ?? null, secret, tokenHash: hashToken(token), createdAt: this.deps.clock(),
       },
     });
