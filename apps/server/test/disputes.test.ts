@@ -9,6 +9,9 @@ import { expectErrorBody } from './support/harness';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 import request from 'supertest';
 
+// Scans, rescans and child processes: generous bounds for a loaded CI machine (the work itself takes seconds).
+jest.setTimeout(120_000);
+
 // A site that fixes its llms.txt while a dispute says the verdict was wrong: the rescan then changes the verdict.
 let llmsTxtServed = false;
 const typical = PERSONAS.find((p) => p.name === 'typical-saas')!;

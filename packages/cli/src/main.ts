@@ -8,7 +8,7 @@ import { stderrProgress } from './progress';
 import { VERSION } from './version';
 
 async function main(argv: readonly string[]): Promise<number> {
-  const githubFormat = argv.includes('github') && argv.some((a) => a === '--format' || a === '--format=github');
+  const githubFormat = argv.some((a, i) => a === '--format=github' || (a === '--format' && argv[i + 1] === 'github'));
   try {
     const cmd = parseCommand(argv);
     if (cmd.command === 'help') return void process.stdout.write(USAGE), EXIT.passed;

@@ -70,7 +70,7 @@ async function startScan(client: LeaderboardClient, o: ApiRunOptions): Promise<L
     if (res.data) return res.data;
     const status = res.response.status;
     const retryAfter = Number(res.response.headers.get('retry-after') ?? NaN);
-    if ((status === 429 || status === 503) && attempt < START_ATTEMPTS && retryAfter <= MAX_RETRY_AFTER_S) {
+    if ((status === 429 || status === 503) && attempt < START_ATTEMPTS && !(retryAfter > MAX_RETRY_AFTER_S)) {
       const waitS = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 5;
       o.progress(`the service answered ${status} (${errorText(res.error)}); trying again in ${waitS} s`);
       await sleep(waitS * 1000);
