@@ -1,5 +1,6 @@
 // The README's commands exactly as a user types them, through npm, from the repository root (child processes):
-// - data commands (`npm run feedback -- ...`) write only their data on stdout: no npm or turbo banner;
+// - data commands (`npm run -s feedback -- ...`) write only their data on stdout: no npm or turbo banner; npm's own
+//   output is npm's usual text (no repository setting turns it into JSON);
 // - `DATA_DIR=./relative npm start` keeps its data at the repository root, and says where at start-up;
 // - `kill -TERM <pid of npm start>` stops the server: nothing is left running;
 // - the systemd unit's ExecStart (deploy/arl.service) runs the production start as systemd would, and stops on
@@ -92,11 +93,17 @@ function runCurl(line: string, hosts: { leaderboard: string; feedback: string })
   });
 }
 
+test('npm speaks as it does everywhere: no repository setting makes its output JSON', async () => {
+  const json = await npm(['config', 'get', 'json']).done;
+  expect(json.code).toBe(0);
+  expect(json.stdout.trim()).toBe('false');
+});
+
 test('feedback data commands print only their data; npm start uses ./DATA_DIR at the root and stops on SIGTERM to npm', async () => {
-  const created = await npm(['run', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
+  const created = await npm(['run', '-s', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
   expect(created.code).toBe(0);
   expect(JSON.parse(created.stdout)).toMatchObject({ slug: 'my-api', name: 'My API' });
-  const invite = await npm(['run', 'feedback', '--', 'invite', 'issue', 'my-api', '--expires', '30d', '--note', 'beta agents']).done;
+  const invite = await npm(['run', '-s', 'feedback', '--', 'invite', 'issue', 'my-api', '--expires', '30d', '--note', 'beta agents']).done;
   expect(invite.code).toBe(0);
   expect(invite.stdout).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}\n$/);
   // The data directory is the one named, relative to the repository root (not to apps/server).
@@ -133,14 +140,18 @@ test('feedback data commands print only their data; npm start uses ./DATA_DIR at
   expect(stopped.stdout).toContain('"msg":"stopped"');
   expect(stopped.stderr).toContain('Tasks:');
 
-  const csv = await npm(['run', 'feedback', '--', 'reports', 'export', 'my-api', '--format', 'csv']).done;
+  const csv = await npm(['run', '-s', 'feedback', '--', 'reports', 'export', 'my-api', '--format', 'csv']).done;
   expect(csv.code).toBe(0);
   expect(csv.stdout.startsWith(`${CSV_COLUMNS.join(',')}\n`)).toBe(true);
   const rows = parseCsv(csv.stdout, { columns: true }) as Array<Record<string, string>>;
   expect(rows.map((r) => r.observation)).toEqual(['The category filter ignored my input.', 'A second, different observation.']);
-  const list = await npm(['run', 'feedback', '--', 'project', 'list']).done;
+  const list = await npm(['run', '-s', 'feedback', '--', 'project', 'list']).done;
   expect(list.stdout).toMatch(/^(?:[a-z0-9-]+\t[^\n]*\n)+$/);
   expect(list.stdout).toMatch(/^my-api\taccepting\topen\t2 reports\tMy API$/m);
+  // Without -s npm announces the script on stdout, as it does in any project: -s is what keeps data clean.
+  const loud = await npm(['run', 'feedback', '--', 'project', 'list']).done;
+  expect(loud.stdout).toMatch(/^\n?> agent-readiness-leaderboard@0\.0\.0 feedback\n/);
+  expect(loud.stdout).toContain(list.stdout);
 }, 300_000); // five npm runs, each checking the build first: minutes on a loaded 2-core machine
 
 test('the systemd unit: its ExecStart serves in production mode and exits 0 on systemd\'s SIGTERM', async () => {

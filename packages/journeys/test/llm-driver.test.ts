@@ -16,6 +16,9 @@ let endpoint: http.Server;
 let baseUrl: string;
 let model: Model;
 let requests: ChatRequest[];
+// Answers the fake model delays on purpose (a model slower than the driver's timeout): cleared at the end, so no
+// timer outlives the file (Jest reported it as an open handle).
+const delayed = new Set<NodeJS.Timeout>();
 
 beforeAll(async () => {
   sandbox = await startSandbox({});
@@ -30,10 +33,12 @@ beforeAll(async () => {
       const request: ChatRequest = { headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
       requests.push(request);
       const answer = model(request, requests.length);
-      setTimeout(() => {
+      const timer = setTimeout(() => {
+        delayed.delete(timer);
         if (res.destroyed) return;
         res.writeHead(answer.status ?? 200, { 'content-type': 'application/json' }).end(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
       }, answer.delayMs ?? 0);
+      delayed.add(timer);
     });
   });
   await new Promise<void>((resolve) => endpoint.listen(0, '127.0.0.1', resolve));
@@ -43,6 +48,7 @@ beforeEach(() => {
   requests = [];
 });
 afterAll(async () => {
+  for (const timer of delayed) clearTimeout(timer);
   endpoint.closeAllConnections();
   await new Promise((resolve) => endpoint.close(resolve));
   await sandbox.close();
