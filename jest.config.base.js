@@ -10,4 +10,8 @@ module.exports = withPglite({
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }] },
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30000,
+  // Prisma's WASM query compiler keeps `global.PRISMA_WASM_PANIC_REGISTRY` and reads it in later files; Jest 30's
+  // default soft cleanup of globals between files turned each read into a `set_message` DeprecationWarning. The
+  // registry holds no test state, so globals are left alone (the documented switch).
+  testEnvironmentOptions: { globalsCleanup: 'off' },
 });

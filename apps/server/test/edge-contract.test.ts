@@ -3,10 +3,10 @@
 // errors raised below Express (malformed request line, oversized head, slow clients). Every answer must be a status
 // the contract lists for the operation, and every error the exact `{code, message, requestId}` body.
 import * as http from 'node:http';
-import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { answerClientErrors } from '../src/http/client-errors';
+import { parseRaw, rawExchange } from './support/raw-http';
 import { expectErrorBody, startTestServer, type TestServer } from './support/harness';
 import { insertCompany } from './support/fixtures';
 import { insertProject } from './feedback-fixtures';
@@ -194,34 +194,6 @@ describe('no status outside the contract', () => {
     expect(wrong.body.message).toBe('PUT is not allowed on /v1/feedback/edge-project.');
   });
 });
-
-/** Sends raw bytes and returns the raw answer (the connection is closed by the server or after 3 s). */
-function rawExchange(url: string, data: string, opts: { keepOpen?: boolean } = {}): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    let received = '';
-    const socket = net.connect(Number(port), hostname, () => socket.write(data));
-    const timer = setTimeout(() => socket.destroy(), opts.keepOpen ? 5000 : 3000);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-  });
-}
-
-function parseRaw(raw: string): { status: number; headers: Record<string, string>; body: unknown } {
-  const [head, ...rest] = raw.split('\r\n\r\n');
-  const [statusLine, ...lines] = head.split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const i = line.indexOf(':');
-    headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-  }
-  const text = rest.join('\r\n\r\n');
-  return { status: Number(statusLine.split(' ')[1]), headers, body: text ? JSON.parse(text) : undefined };
-}
 
 describe('errors raised below Express carry the error body and X-Request-Id', () => {
   test.each([

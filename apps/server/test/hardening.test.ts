@@ -2,12 +2,12 @@
 // X-Request-Id) on every surface: MCP tool arguments (row 1), HTML error pages' headers (3), JSON that is not
 // JSON-RPC (4), the metrics port (5), a wrong method with a body (7), absolute-form targets and CONNECT (8), and our
 // own validation messages (9). Run on both databases.
-import * as net from 'node:net';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { startOpsServer, type OpsServer } from '../src/metrics/ops-server';
 import { insertProject } from './feedback-fixtures';
 import { insertCompany } from './support/fixtures';
+import { parseRaw, rawExchange } from './support/raw-http';
 import { expectErrorBody, startTestServer, type TestServer } from './support/harness';
 
 let t: TestServer;
@@ -24,36 +24,6 @@ afterAll(async () => {
   await ops.close();
   await t.close();
 });
-
-/** Sends raw bytes and returns the raw answer (the connection is closed by the server or after 3 s). */
-function rawExchange(url: string, data: string): Promise<string> {
-  const { hostname, port } = new URL(url);
-  return new Promise((resolve) => {
-    let received = '';
-    const socket = net.connect(Number(port), hostname, () => socket.write(data));
-    const timer = setTimeout(() => socket.destroy(), 3000);
-    socket.on('data', (chunk) => (received += chunk.toString('latin1')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-  });
-}
-
-function parseRaw(raw: string): { status: number; headers: Record<string, string>; body: unknown } {
-  const [head, ...rest] = raw.split('\r\n\r\n');
-  const [statusLine, ...lines] = head.split('\r\n');
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const i = line.indexOf(':');
-    headers[line.slice(0, i).trim().toLowerCase()] = line.slice(i + 1).trim();
-  }
-  let text = rest.join('\r\n\r\n');
-  // A chunked answer (Express on a keep-alive request): the body is the first chunk.
-  if (/chunked/i.test(headers['transfer-encoding'] ?? '')) text = text.split('\r\n')[1] ?? '';
-  return { status: Number(statusLine.split(' ')[1]), headers, body: text ? JSON.parse(text) : undefined };
-}
 
 /** One tools/call over POST /mcp; returns the tool result. */
 async function callTool(url: string, name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; text: string }> {

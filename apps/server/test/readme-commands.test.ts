@@ -106,6 +106,12 @@ function runCurl(line: string, hosts: { leaderboard: string; feedback: string })
   });
 }
 
+test('npm speaks as it does everywhere: no repository setting makes its output JSON', async () => {
+  const json = await npm(['config', 'get', 'json']).done;
+  expect(json.code).toBe(0);
+  expect(json.stdout.trim()).toBe('false');
+});
+
 test('feedback data commands print only their data; npm start uses ./DATA_DIR at the root and stops on SIGTERM to npm', async () => {
   const created = await npm(['run', '-s', 'feedback', '--', 'project', 'create', 'my-api', '--name', 'My API', '--invitation', 'Tell us how it went.']).done;
   expect(created.code).toBe(0);
@@ -163,6 +169,10 @@ test('feedback data commands print only their data; npm start uses ./DATA_DIR at
   const list = await npm(['run', '-s', 'feedback', '--', 'project', 'list']).done;
   expect(list.stdout).toMatch(/^(?:[a-z0-9-]+\t[^\n]*\n)+$/);
   expect(list.stdout).toMatch(/^my-api\taccepting\topen\t2 reports\tMy API$/m);
+  // Without -s npm announces the script on stdout, as it does in any project: -s is what keeps data clean.
+  const loud = await npm(['run', 'feedback', '--', 'project', 'list']).done;
+  expect(loud.stdout).toMatch(/^\n?> agent-readiness-leaderboard@0\.0\.0 feedback\n/);
+  expect(loud.stdout).toContain(list.stdout);
 }, 300_000); // five npm runs, each checking the build first: minutes on a loaded 2-core machine
 
 test('the systemd unit: its ExecStart serves in production mode and exits 0 on systemd\'s SIGTERM', async () => {

@@ -16,6 +16,8 @@ let endpoint: http.Server;
 let baseUrl: string;
 let model: Model;
 let requests: ChatRequest[];
+// Answers the fake model delays on purpose (a model slower than the driver's timeout): cleared at the end, so no
+// timer outlives the file (Jest reported it as an open handle).
 
 beforeAll(async () => {
   sandbox = await startSandbox({});
