@@ -91,6 +91,6 @@ test('the company page shows its badge (a real SVG) and the snippet to paste', a
   expect(await img.evaluate((el: HTMLImageElement) => el.naturalWidth)).toBeGreaterThan(50);
   const snippet = await page.locator('.badge-snippet pre').first().textContent();
   expect(snippet).toBe(`[![Agent readiness of ${await page.locator('h1').textContent()}](${site.baseUrl}/v1/leaderboard/companies/${a}/badge.svg?community=include)](${site.baseUrl}/companies/${a}?community=include)`);
-  await expect(page.getByRole('button', { name: 'Copy the Markdown badge' }).count()).resolves.toBe(1);
+  await expect(page.getByRole('button', { name: 'Copy Markdown badge snippet' }).count()).resolves.toBe(1);
   await ctx.close();
 });

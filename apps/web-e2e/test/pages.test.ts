@@ -157,9 +157,9 @@ describe('company page', () => {
     const page = await open('/companies/typical-saas.test?community=include');
     const { data: report } = await site.api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain: 'typical-saas.test' }, query: { community: 'include' } } });
     const failed = report!.checks.find((c) => c.status === 'failed' && c.fix)!;
-    const check = page.locator(`#check-${failed.id} details`);
+    const check = page.locator(`#check-${failed.id} > details`);
     await expect(check.locator('.status-tag').textContent()).resolves.toContain('Failed');
-    await check.locator('summary').click();
+    await check.locator('> summary').click();
     await expect(check.locator('.evidence').textContent()).resolves.toContain(failed.evidence.detail);
     await check.getByRole('button', { name: `Copy the fix for ${failed.name}` }).click();
     await eventually(() => page.evaluate(() => navigator.clipboard.readText()), (v) => expect(v).toBe(failed.fix));
@@ -300,7 +300,7 @@ describe('without JavaScript', () => {
     const { data: report } = await site.api.GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain: 'typical-saas.test' }, query: { community: 'include' } } });
     await expect(page.locator('details.check').count()).resolves.toBe(report!.checks.length);
     const failed = report!.checks.find((c) => c.status === 'failed' && c.fix)!;
-    await page.locator(`#check-${failed.id} summary`).click();
+    await page.locator(`#check-${failed.id} > details > summary`).click();
     await expect(page.locator(`#check-${failed.id} .fix`).textContent()).resolves.toContain(failed.fix);
     await page.close();
   });

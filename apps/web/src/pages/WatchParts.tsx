@@ -56,10 +56,10 @@ export function BadgeSnippet({ name, image, page }: { name: string; image: strin
       <p><img src={image} alt={`Agent readiness badge of ${name}`} height={20} /></p>
       <p>Paste into a README (Markdown):</p>
       <pre><code>{markdown}</code></pre>
-      <CopyButton text={markdown} label="Copy the Markdown badge" idle="Copy Markdown" />
+      <CopyButton text={markdown} label="Copy Markdown badge snippet" idle="Copy Markdown" />
       <p>Or into a web page (HTML):</p>
       <pre><code>{html}</code></pre>
-      <CopyButton text={html} label="Copy the HTML badge" idle="Copy HTML" />
+      <CopyButton text={html} label="Copy HTML badge snippet" idle="Copy HTML" />
     </section>
   );
 }
