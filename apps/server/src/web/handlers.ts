@@ -5,7 +5,7 @@ import type { LeaderboardOperations } from '@arl/contract';
 import { PageError, type PageFormat, type RenderedPage, type WebPages } from '@arl/web';
 import type { Request } from 'express';
 import { MAX_COMPARED, parseDomains } from '../compare/compare';
-import { ApiError, badRequest, notFound } from '../http/errors';
+import { ApiError, notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
 import type { PageCache } from './page-cache';
 
@@ -73,9 +73,8 @@ export function webHandlers(pages: WebPages, feedbackUrl: string, leaderboardPag
     getScanProgressPage: ({ req, path, query }) => answer(() => pages.scan(req, path.scanId, query.joined === '1', formatOf(req))),
     getMethodologyPage: ({ req }) => answer(() => pages.methodology(req, formatOf(req))),
     getComparePage: ({ req, query }) => {
-      // The form's `add` joins the list; the page then redirects nowhere: its URL is the comparison.
-      const domains = parseDomains([query.domains, query.add].filter(Boolean).join(','));
-      if (domains.length > MAX_COMPARED) throw badRequest(`Compare at most ${MAX_COMPARED} companies at once.`, 'invalid_domains');
+      // The form's `add` joins the list (its URL is the comparison); the page shows at most the first 4.
+      const domains = parseDomains([query.domains, query.add].filter(Boolean).join(',')).slice(0, MAX_COMPARED);
       return answer(() => pages.compare(req, domains, query.community === 'include', formatOf(req)));
     },
     async getWebAsset({ path }) {

@@ -50,8 +50,15 @@ export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown>
     }
     case 'string':
       return validString(schema);
-    case 'array':
-      return fc.array(validValue(schema.items ?? {}, depth + 1), { maxLength: depth > 1 ? 1 : 3 });
+    case 'array': {
+      // The array's own bounds (a subscription's events: 1 to 4), else at most 3 items (1 when nested).
+      const minLength = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      const maxLength = Math.max(minLength, Math.min(typeof schema.maxItems === 'number' ? schema.maxItems : 3, depth > 1 ? 1 : 3));
+      const item = validValue(schema.items ?? {}, depth + 1);
+      return schema.uniqueItems === true
+        ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+        : fc.array(item, { minLength, maxLength });
+    }
     case 'object':
       return validObject(schema, depth);
     default:
