@@ -16,6 +16,8 @@ export interface CheckCommand {
   url: string;
   failUnder: number | null;
   failOnGradeDrop: boolean;
+  /** Fail when any check earns fewer points than in the baseline (a capped score can hide that). */
+  failOnCheckDrop: boolean;
   /** Points the score may fall below the baseline's before the gate fails (default 0: any drop fails). */
   maxDrop: number;
   baseline: string | null;
@@ -37,6 +39,7 @@ Scans <url> for agent readiness and decides whether a pipeline passes.
 Options:
   --fail-under <0-100>        fail (exit 1) when the score is below this
   --fail-on-grade-drop        fail (exit 1) when the grade is lower than the baseline's
+  --fail-on-check-drop        fail (exit 1) when any check earns fewer points than in the baseline
   --baseline <domain|file>    compare with a company's current report on the service, or with a
                               file written by an earlier \`arl check --format json\`
   --max-drop <0-100>          with a baseline: points the score may fall before it counts as a
@@ -67,6 +70,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
       options: {
         'fail-under': { type: 'string' },
         'fail-on-grade-drop': { type: 'boolean' },
+        'fail-on-check-drop': { type: 'boolean' },
         baseline: { type: 'string' },
         'max-drop': { type: 'string' },
         format: { type: 'string' },
@@ -92,6 +96,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
   if (extra.length > 0) throw new UsageError(`Unexpected argument "${extra[0]}": give one URL`);
   if (values['allow-private'] && !values.local) throw new UsageError('--allow-private applies to --local scans only');
   if (values['fail-on-grade-drop'] && values.baseline === undefined) throw new UsageError('--fail-on-grade-drop needs --baseline');
+  if (values['fail-on-check-drop'] && values.baseline === undefined) throw new UsageError('--fail-on-check-drop needs --baseline');
   if (values['max-drop'] !== undefined && values.baseline === undefined) throw new UsageError('--max-drop needs --baseline');
   if (values.local && values.api !== undefined) throw new UsageError('--local and --api exclude each other');
 
@@ -100,6 +105,7 @@ export function parseCommand(argv: readonly string[], env: NodeJS.ProcessEnv = p
     url: parseTargetUrl(url),
     failUnder: values['fail-under'] === undefined ? null : parseIntegerIn(values['fail-under'], '--fail-under', 0, 100),
     failOnGradeDrop: values['fail-on-grade-drop'] === true,
+    failOnCheckDrop: values['fail-on-check-drop'] === true,
     maxDrop: values['max-drop'] === undefined ? 0 : parseIntegerIn(values['max-drop'], '--max-drop', 0, 100),
     baseline: values.baseline === undefined ? null : nonEmpty(values.baseline, '--baseline'),
     format: parseFormat(values.format),

@@ -69,6 +69,7 @@ export interface GateResult extends ScanOutcome {
   formatVersion: 1;
   failUnder: number | null;
   failOnGradeDrop: boolean;
+  failOnCheckDrop: boolean;
   maxDrop: number;
   baseline: Omit<Baseline, 'checks'> | null;
   /** score − baseline score; null without a baseline. */

@@ -28,7 +28,7 @@ export function changedChecks(now: readonly GateCheck[], then: readonly GateChec
     .map((x) => x.change);
 }
 
-export function decide(run: ScanOutcome, baseline: Baseline | null, o: { failUnder: number | null; failOnGradeDrop: boolean; maxDrop: number }): GateResult {
+export function decide(run: ScanOutcome, baseline: Baseline | null, o: { failUnder: number | null; failOnGradeDrop: boolean; failOnCheckDrop?: boolean; maxDrop: number }): GateResult {
   const score = run.score ?? 0;
   const failures: string[] = [];
   if (o.failUnder !== null && score < o.failUnder) failures.push(`The score ${score} is below the threshold ${o.failUnder}.`);
@@ -41,6 +41,11 @@ export function decide(run: ScanOutcome, baseline: Baseline | null, o: { failUnd
       failures.push(`The grade fell from ${baseline.grade} to ${run.grade}.`);
     }
   }
+  const changes = baseline ? changedChecks(run.checks, baseline.checks) : [];
+  const worse = changes.filter((c) => c.direction === 'worse');
+  if (baseline && o.failOnCheckDrop && worse.length > 0) {
+    failures.push(`${worse.length} check${worse.length === 1 ? '' : 's'} earned fewer points than in the baseline: ${worse.map((c) => c.id).join(', ')}.`);
+  }
   const { checks: _checks, ...baselineSummary } = baseline ?? { checks: [] };
   return {
     tool: 'arl',
@@ -48,10 +53,11 @@ export function decide(run: ScanOutcome, baseline: Baseline | null, o: { failUnd
     ...run,
     failUnder: o.failUnder,
     failOnGradeDrop: o.failOnGradeDrop,
+    failOnCheckDrop: o.failOnCheckDrop === true,
     maxDrop: o.maxDrop,
     baseline: baseline ? (baselineSummary as GateResult['baseline']) : null,
     delta: baseline ? score - baseline.score : null,
-    changes: baseline ? changedChecks(run.checks, baseline.checks) : [],
+    changes,
     verdict: { passed: failures.length === 0, failures },
     toFix: run.checks.filter((c) => c.status === 'failed' || c.status === 'warning'),
   };

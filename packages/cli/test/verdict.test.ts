@@ -50,3 +50,11 @@ test('the comment keeps table cells on one line and never renders a fix as HTML'
   expect(md).not.toContain('<script>');
   expect(md).toContain('| change | **−10** | C → D | |');
 });
+
+test('--fail-on-check-drop fails on a check that lost points even when the (capped) score did not move', () => {
+  const then = [check('a', 'passed', 10), check('b', 'passed', 10)];
+  const now = [check('a', 'failed', 0, 'Do a.'), check('b', 'passed', 10)];
+  expect(decide(run(100, 'A+', now), baseline(100, 'A+', then), { failUnder: null, maxDrop: 0, failOnGradeDrop: false }).verdict.passed).toBe(true);
+  const strict = decide(run(100, 'A+', now), baseline(100, 'A+', then), { failUnder: null, maxDrop: 0, failOnGradeDrop: false, failOnCheckDrop: true });
+  expect(strict.verdict).toEqual({ passed: false, failures: ['1 check earned fewer points than in the baseline: a.'] });
+});

@@ -55,6 +55,7 @@ function rules(r: GateResult): string {
   if (r.failUnder !== null) parts.push(`threshold ${r.failUnder}`);
   if (r.baseline) parts.push(r.maxDrop > 0 ? `at most ${r.maxDrop} points below the baseline` : 'no drop below the baseline');
   if (r.failOnGradeDrop) parts.push('no lower grade');
+  if (r.failOnCheckDrop) parts.push('no check worse');
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
