@@ -135,8 +135,12 @@ test('feedback data commands print only their data; npm start uses ./DATA_DIR at
   const stopped = await start.done;
   expect(stopped.code).toBe(0);
   expect(alive(listening.pid)).toBe(false);
-  // stdout of `npm start` is the server's log alone (JSON lines when not on a terminal); the build went to stderr.
-  for (const line of stopped.stdout.split('\n').filter(Boolean)) expect(() => JSON.parse(line)).not.toThrow();
+  // stdout of `npm start` is npm's announcement of the script (`> package start`, `> command`) and then the server's
+  // log alone (JSON lines when not on a terminal); the build went to stderr.
+  const [announced, logged] = [stopped.stdout.split('\n').filter(Boolean), [] as string[]];
+  while (announced.length > 0 && !announced[announced.length - 1].startsWith('> ')) logged.unshift(announced.pop()!);
+  expect(announced.every((line) => line.startsWith('> '))).toBe(true);
+  for (const line of logged) expect(() => JSON.parse(line)).not.toThrow();
   expect(stopped.stdout).toContain('"msg":"stopped"');
   expect(stopped.stderr).toContain('Tasks:');
 
