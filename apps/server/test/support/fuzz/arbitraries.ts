@@ -51,7 +51,10 @@ export function validValue(schema: JsonSchema, depth = 0): fc.Arbitrary<unknown>
     case 'string':
       return validString(schema);
     case 'array':
-      return fc.array(validValue(schema.items ?? {}, depth + 1), { maxLength: depth > 1 ? 1 : 3 });
+    {
+      const minLength = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      return fc.array(validValue(schema.items ?? {}, depth + 1), { minLength, maxLength: Math.max(minLength, depth > 1 ? 1 : 3) });
+    }
     case 'object':
       return validObject(schema, depth);
     default:
