@@ -65,6 +65,7 @@ describe('company page: watch parts', () => {
     if (url.pathname.endsWith('/check-changes')) return [200, { domain: 'example.com', days: Number(url.searchParams.get('days')), items: [change] }];
     if (url.pathname.endsWith('/history')) return [200, { domain: 'example.com', days: 90, items: [] }];
     if (url.pathname.endsWith('/report')) return [404, { code: 'not_found', message: 'none', requestId: 'r' }];
+    if (url.pathname.endsWith('/disputes')) return [200, { domain: 'example.com', items: [] }];
     return [200, company];
   };
   const reading = createWebPages({
