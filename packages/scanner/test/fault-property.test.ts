@@ -49,6 +49,27 @@ describe('faults at the fetch layer never fail a check', () => {
   };
   const run = (url: string): Promise<ScanResult> => scan(url, { fetchPolicy: { ...POLICY, lookup: server.lookup } });
 
+  // Found by the property above in CI: a drip on the MCP endpoint's POST answers 200 text/html, and the SDK's "Unexpected
+  // content type" ended the handshake as the server's failure. Every fault on every MCP POST, one at a time.
+  it.each(FAULTS)('%s on each MCP POST of the exemplary site leaves the MCP checks as they were or couldnt_check', async (fault) => {
+    server.reset();
+    const baseline = await run(urlOf('exemplary'));
+    const host = PERSONAS.find((p) => p.name === 'exemplary')!.hostname;
+    const posts = server.keys.filter((k) => k.startsWith(`POST ${host}/`));
+    expect(posts.length).toBeGreaterThan(0);
+    const before = new Map(baseline.checks.map((c) => [c.id, c.status]));
+    for (const key of posts) {
+      server.reset();
+      server.faults.set(key, fault);
+      const result = await run(urlOf('exemplary'));
+      const exempt = subjectsOf([{ key, fault }]);
+      const moved = result.checks
+        .filter((c) => c.id.startsWith('mcp-') && c.status !== before.get(c.id) && c.status !== 'couldnt_check' && !exempt.has(c.id))
+        .map((c) => ({ id: c.id, before: before.get(c.id), after: c.status, detail: c.evidence.detail }));
+      expect({ key, moved }).toEqual({ key, moved: [] });
+    }
+  }, 240_000);
+
   it.each(SUBJECTS)('%s: every faulted scan keeps each verdict or says couldnt_check', async (name) => {
     server.reset();
     const baseline = await run(urlOf(name));

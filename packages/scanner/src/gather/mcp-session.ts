@@ -47,6 +47,10 @@ interface JsonRpcReply {
   error?: { code?: unknown };
 }
 
+function isMcpContentType(response: Response): boolean {
+  return /text\/event-stream|json/i.test(response.headers.get('content-type') ?? '') || response.status === 202 || response.body === null;
+}
+
 async function answeredJsonRpc(response: Response): Promise<boolean> {
   const type = response.headers.get('content-type') ?? '';
   if (/text\/event-stream/i.test(type)) return true;
@@ -96,10 +100,16 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
         observed.status = response.status;
         observed.wwwAuthenticate = response.headers.get('www-authenticate');
         if (!observed.spokeJsonRpc) observed.spokeJsonRpc = await answeredJsonRpc(response);
+        // An answer in neither of MCP's types ends the SDK's handshake at once; read it through first, so that an
+        // answer that never completes (a drip, a stall mid-body) is a fetch failure of ours, not a broken handshake.
+        if (!isMcpContentType(response)) await response.clone().arrayBuffer();
       }
       return response;
     } catch (error) {
-      if (error instanceof GuardedFetchError) observed.fetchError = error;
+      if (error instanceof GuardedFetchError) {
+        observed.fetchError = error;
+        observed.status = null; // this answer never completed: what it began to say is not what the server said
+      }
       throw error;
     }
   };
