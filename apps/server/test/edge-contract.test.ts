@@ -185,6 +185,25 @@ describe('no status outside the contract', () => {
     expect(res.body.message).toBe('The request path is not correctly percent-encoded.');
   });
 
+  test('an empty path segment in place of each path parameter answers a status the operation lists', async () => {
+    // `/companies//badge.svg` routes nowhere (404): every operation with a path parameter must list that answer.
+    // Found by the contract fuzz (an empty draw for {domain}); walked here for every operation at once.
+    const unlisted: string[] = [];
+    for (const host of ['leaderboard', 'feedback'] as const) {
+      const base = host === 'leaderboard' ? t.leaderboardUrl : t.feedbackUrl;
+      for (const op of contracts[host].operations) {
+        const names = op.parameters.filter((p) => p.in === 'path').map((p) => p.name);
+        for (const empty of names) {
+          const path = names.reduce((p, name) => p.replace(`{${name}}`, name === empty ? '' : 'edge-project'), op.path);
+          const call = request(base)[op.method as 'get' | 'post' | 'put' | 'delete'](path);
+          const res = op.method === 'get' || op.method === 'delete' ? await call : await call.send({});
+          if (!op.statuses.includes(res.status)) unlisted.push(`${op.operationId}: ${op.method.toUpperCase()} ${path} answered ${res.status}, lists ${op.statuses.join(',')}`);
+        }
+      }
+    }
+    expect(unlisted).toEqual([]);
+  });
+
   test('unknown routes and wrong methods answer in our words', async () => {
     const notFound = await request(t.leaderboardUrl).get('/v1/nothing');
     expectErrorBody(notFound, 404, 'route_not_found');
