@@ -95,9 +95,8 @@ export function hostileRequest(op: ContractOperation, known: KnownValues): fc.Ar
   const queryParams = op.parameters.filter((p) => p.in === 'query');
   const rawOf = (p: ContractParameter) =>
     fc.oneof(
-      // No .filter here: a schema with no invalid value but `undefined` made fast-check retry forever (a PostgreSQL CI
-      // pass hung 15 minutes in generation); such a draw becomes a lone surrogate, which is hostile for every schema.
-      { weight: 2, arbitrary: invalidValue(p.schema).map((v) => (v === undefined ? '%ED%A0%80' : encodeParameter(asText(v), 'component') ?? '%ED%A0%80')) },
+      // A schema that accepts every value has no invalid one: a lone surrogate is hostile for every schema.
+      { weight: 2, arbitrary: (invalidValue(p.schema) ?? fc.constant('\uD800')).map((v) => encodeParameter(asText(v), 'component') ?? '%ED%A0%80') },
       { weight: 2, arbitrary: hostileRaw },
       // U+0000 inside an otherwise valid value: what no column can hold.
       { weight: 1, arbitrary: validParameterValue(p, known).map(nulSuffixed) },
@@ -165,10 +164,14 @@ export function hostileRequest(op: ContractOperation, known: KnownValues): fc.Ar
 /** A body that breaks the schema: a required field missing, an unknown field, or one field of a wrong value. */
 function invalidBodyValue(schema: JsonSchema): fc.Arbitrary<unknown> {
   const properties = Object.entries(schema.properties ?? {});
-  if (properties.length === 0) return invalidValue(schema).filter((v) => v !== undefined);
+  if (properties.length === 0) return invalidValue(schema) ?? fc.constant('not a body of this operation');
   return validValue(schema).chain((base) => {
     const object = base as Record<string, unknown>;
-    const options: Array<fc.Arbitrary<unknown>> = properties.map(([name, s]) => invalidValue(s).filter((v) => v !== undefined).map((v) => ({ ...object, [name]: v })));
+    // Only properties that have an invalid value (an untyped property accepts anything).
+    const options: Array<fc.Arbitrary<unknown>> = properties.flatMap(([name, s]) => {
+      const invalid = invalidValue(s);
+      return invalid ? [invalid.map((v) => ({ ...object, [name]: v }))] : [];
+    });
     if (schema.additionalProperties === false) options.push(fc.constant({ ...object, unexpectedField: 1 }));
     for (const name of schema.required ?? []) {
       const { [name]: _dropped, ...rest } = object;
