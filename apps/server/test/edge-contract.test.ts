@@ -171,6 +171,23 @@ describe('no status outside the contract', () => {
     }
   });
 
+  test('a body on an operation that declares none (resume, delete) is ignored, whatever its type or encoding', async () => {
+    // The contract fuzz found POST /webhooks/{id}/resume with `Content-Encoding: x-unknown` answering an unlisted 415.
+    const answered: string[] = [];
+    for (const host of ['leaderboard', 'feedback'] as const) {
+      const base = host === 'leaderboard' ? t.leaderboardUrl : t.feedbackUrl;
+      for (const op of contracts[host].operations.filter((o) => o.method !== 'get' && !o.body)) {
+        const path = op.path.replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+        for (const [type, encoding] of [['application/json', 'x-unknown'], ['text/plain', 'identity'], ['application/json', 'gzip']]) {
+          const res = await request(base)[op.method as 'post' | 'delete'](path).set('content-type', type).set('content-encoding', encoding).send('{');
+          answered.push(`${op.operationId} ${type} ${encoding}: ${op.statuses.includes(res.status) && res.status !== 415 ? 'listed' : res.status}`);
+        }
+      }
+    }
+    expect(answered.length).toBeGreaterThan(0);
+    expect(answered.filter((line) => !line.endsWith('listed'))).toEqual([]);
+  });
+
   test('a body that does not decompress answers 400 with our sentence, not zlib text', async () => {
     for (const encoding of ['gzip', 'deflate', 'br']) {
       const res = await request(t.leaderboardUrl).post('/v1/leaderboard/scans').set('content-type', 'application/json').set('content-encoding', encoding).send('{"url":"https://example.com"}');

@@ -40,17 +40,19 @@ interface Route {
   expressPath: string;
   method: (typeof METHODS)[number];
   operationId: string;
+  /** The operation declares a request body: only then is one read (any other body is ignored, as on a GET). */
+  takesBody: boolean;
 }
 
 export function readRoutes(specPath: string): Route[] {
-  const doc = parseYaml(fs.readFileSync(specPath, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string }>> };
+  const doc = parseYaml(fs.readFileSync(specPath, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string; requestBody?: unknown }>> };
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
       if (!operation.operationId) throw new Error(`${specPath}: ${method.toUpperCase()} ${path} has no operationId`);
-      routes.push({ path, method, operationId: operation.operationId, expressPath: path.replace(/\{([^}]+)\}/g, ':$1') });
+      routes.push({ path, method, operationId: operation.operationId, takesBody: operation.requestBody !== undefined, expressPath: path.replace(/\{([^}]+)\}/g, ':$1') });
     }
   }
   return routes;
@@ -88,14 +90,15 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   app.use(corsHandler(options.corsOrigins));
   app.use(canonicalQuery);
   if (options.responseCache) app.use(options.responseCache.recorder());
-  // Only operations that take a body read one: a body sent with a GET has no meaning (RFC 9110) and is ignored,
-  // so its type or encoding can never turn a read into a 400 or 415 the read does not list.
+  // Only operations that declare a body read one: a body sent with a GET, or with a POST that takes none (resuming a
+  // webhook), has no meaning (RFC 9110) and is ignored, so its type or encoding can never turn the answer into a 400
+  // or 415 the operation does not list.
   // Only a method an operation of this path takes reads its body: a wrong method (POST /healthz with JSON) is a
   // 405 whatever the body is, never a 400, 413 or 415 about a body nobody would read.
   const json = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: ['application/json', 'application/*+json'] });
   // The pages' forms post urlencoded (postDisputeForm); an operation that declares JSON only still answers 415.
   const form = express.urlencoded({ extended: false, limit: BODY_LIMIT_BYTES, parameterLimit: 100, type: 'application/x-www-form-urlencoded' });
-  const takesBody = routes.filter((r) => r.method !== 'get').map((r) => ({ method: r.method.toUpperCase(), pattern: pathPattern(r.path) }));
+  const takesBody = routes.filter((r) => r.takesBody).map((r) => ({ method: r.method.toUpperCase(), pattern: pathPattern(r.path) }));
   const readsBody = (req: Request) => takesBody.some((r) => r.method === req.method && r.pattern.test(req.path));
   app.use((req: Request, res: Response, next: NextFunction) =>
     readsBody(req) ? json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next))) : next(),
