@@ -120,6 +120,15 @@ describe('integers follow the contract strictly', () => {
   test.each(['0x10', '1e1', '%2B5', '%2050', '50%20', '1.0', '0b1', 'Infinity', '-0x1'])('limit=%s answers 400', async (raw) => {
     expectErrorBody(await request(t.leaderboardUrl).get(`/v1/leaderboard?limit=${raw}`), 400, 'bad_request');
   });
+  test('an integer too long for a double (Infinity) answers 400 with the bound, not 500', async () => {
+    // The contract fuzz found days=9{400} on an existing company's history answering 500.
+    for (const path of ['/v1/leaderboard/companies/edge0.example/history', '/v1/leaderboard/companies/edge0.example/check-changes', '/v1/leaderboard']) {
+      const name = path === '/v1/leaderboard' ? 'limit' : 'days';
+      const res = await request(t.leaderboardUrl).get(`${path}?${name}=${'9'.repeat(400)}`);
+      expectErrorBody(res, 400, 'bad_request');
+      expect(res.body.message).toMatch(new RegExp(`${name} must be at most \\d+`));
+    }
+  });
   test.each(['1', '50', '100'])('limit=%s is accepted', async (raw) => {
     expect((await request(t.leaderboardUrl).get(`/v1/leaderboard?limit=${raw}`)).status).toBe(200);
   });

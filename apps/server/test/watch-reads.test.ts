@@ -68,6 +68,13 @@ describe('compare', () => {
     expectErrorBody(await request(t.leaderboardUrl).get('/v1/leaderboard/compare').query({ domains }), status);
   });
 
+  test('an entry that is only a root dot names no company (404), it does not shorten the list to one (400)', async () => {
+    // The contract's pattern accepts `.`; the contract fuzz found `domains=.,x` refused as malformed ("got 1").
+    const res = await request(t.leaderboardUrl).get('/v1/leaderboard/compare').query({ domains: `.,${a}` });
+    expectErrorBody(res, 404, 'not_found');
+    expect(res.body.message).toContain('""');
+  });
+
   test('an unknown domain answers 404 naming it', async () => {
     const res = await request(t.leaderboardUrl).get('/v1/leaderboard/compare').query({ domains: `${a},nobody.example` });
     expectErrorBody(res, 404, 'not_found');

@@ -11,14 +11,16 @@ type CompanyDetail = LeaderboardSchemas['CompanyDetail'];
 export const MIN_COMPARED = 2;
 export const MAX_COMPARED = 4;
 
-/** `a.com, B.com,a.com` -> ['a.com', 'b.com']: trimmed, lowercased, without a root dot, duplicates dropped. */
+const normalized = (domain: string) => domain.trim().toLowerCase().replace(/\.$/, '');
+
+/** `a.com, B.com,a.com,` -> ['a.com', 'b.com']: trimmed, lowercased, without a root dot, empty entries and duplicates dropped (the page's form is lenient). */
 export function parseDomains(raw: string): string[] {
-  const domains = raw.split(',').map((d) => d.trim().toLowerCase().replace(/\.$/, '')).filter((d) => d.length > 0);
-  return [...new Set(domains)];
+  return [...new Set(raw.split(',').map(normalized).filter((d) => d.length > 0))];
 }
 
 export async function compareCompanies(leaderboard: LeaderboardService, raw: string, includeCommunity: boolean): Promise<Comparison> {
-  const domains = parseDomains(raw);
+  // The API keeps an entry that normalizes to nothing (`.`): it names no company (404), it is not a shorter list.
+  const domains = [...new Set(raw.split(',').map(normalized))];
   if (domains.length < MIN_COMPARED || domains.length > MAX_COMPARED) {
     throw badRequest(`Compare ${MIN_COMPARED} to ${MAX_COMPARED} different domains (got ${domains.length}).`, 'invalid_domains');
   }

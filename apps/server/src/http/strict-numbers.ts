@@ -11,7 +11,7 @@ export const NUMBER_GRAMMAR = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9
 interface Parameter {
   name: string;
   in: string;
-  schema?: { type?: string | string[] };
+  schema?: { type?: string | string[]; minimum?: number; maximum?: number };
 }
 
 const typesOf = (p: Parameter): string[] => [p.schema?.type ?? []].flat();
@@ -28,6 +28,15 @@ export function strictNumbers(req: Request, _res: Response, next: NextFunction):
     if (bad !== undefined) {
       const kind = grammar === INTEGER_GRAMMAR ? 'an integer' : 'a number';
       return next(badRequest(`Query parameter ${p.name} must be ${kind} written in decimal digits (got ${JSON.stringify(bad.slice(0, 40))}).`));
+    }
+    // Over 309 digits, Number() is Infinity, which the validator's bounds let through to the handler (a 500).
+    const endless = query.getAll(p.name).find((raw) => !Number.isFinite(Number(raw)));
+    if (endless !== undefined) {
+      const negative = endless.startsWith('-');
+      const bound = negative ? p.schema?.minimum : p.schema?.maximum;
+      return next(badRequest(bound === undefined
+        ? `Query parameter ${p.name} is out of range (got ${JSON.stringify(`${endless.slice(0, 20)}...`)}).`
+        : `The query parameter ${p.name} must be at ${negative ? 'least' : 'most'} ${bound}.`));
     }
   }
   next();
