@@ -230,6 +230,15 @@ describe('no status outside the contract', () => {
     expect(unlisted).toEqual([]);
   });
 
+  test('a page for a domain that is a dot segment answers 404, not the leaderboard read as a company (500)', async () => {
+    // The contract fuzz found GET /companies/.. answering 500: the page's fetch of /v1/leaderboard/companies/.. is
+    // resolved by the URL standard to /v1/leaderboard/.
+    for (const path of ['/companies/..', '/companies/%2E%2E', '/companies/../journey', '/companies/%2e%2e/journey?community=include']) {
+      const res = await request(t.leaderboardUrl).get(path).set('accept', 'text/html');
+      expect([path, res.status]).toEqual([path, 404]);
+    }
+  });
+
   test('unknown routes and wrong methods answer in our words', async () => {
     const notFound = await request(t.leaderboardUrl).get('/v1/nothing');
     expectErrorBody(notFound, 404, 'route_not_found');

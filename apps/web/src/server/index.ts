@@ -96,6 +96,7 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       return { ...render({ page: 'leaderboard', query: view, list, categories: categories.items, coverage }, '/', format), rankingOnly: coverage === null };
     },
     async company(ctx, domain, community, format) {
+      refuseDotSegment(domain);
       const api = options.api(ctx);
       const query = community ? { community: 'include' as const } : {};
       const company = await api.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query } }).then(need);
@@ -111,6 +112,7 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       return render({ page: 'company', company, report, history, changes, moved, badge, community, disputes: disputes.items }, '', format);
     },
     async journeyStart(ctx, domain, community, format) {
+      refuseDotSegment(domain);
       const api = options.api(ctx);
       const company = await api.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query: community ? { community: 'include' } : {} } }).then(need);
       return render({ page: 'journey', domain: company.domain, community, companyName: company.name, journey: null }, `/companies/${encodeURIComponent(company.domain)}/journey${community ? '?community=include' : ''}`, format);
@@ -150,6 +152,14 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       return render({ page: 'error', ...error }, path, format, error.status);
     },
   };
+}
+
+/**
+ * `.` and `..` are dot segments: fetch resolves `/v1/leaderboard/companies/..` to `/v1/leaderboard/` (percent-encoded
+ * too, by the URL standard), so the page would read the leaderboard as a company. No company has such a domain.
+ */
+function refuseDotSegment(domain: string): void {
+  if (/^\.{1,2}$/.test(domain)) throw new PageError(404, 'not_found', `No company with domain ${JSON.stringify(domain)}.`);
 }
 
 function need<T>(answer: ApiAnswer<T>): T {
