@@ -15,7 +15,9 @@ export interface Change {
 
 async function shows(base: string, change: Change, timeoutMs: number): Promise<boolean> {
   const domain = encodeURIComponent(change.domain);
-  const signal = AbortSignal.timeout(Math.max(100, timeoutMs));
+  // AbortSignal.timeout takes whole milliseconds only (a fraction throws RangeError, which the poll loop once read as
+  // "not visible yet" until its last, 100 ms poll: every lag came out at the 15 s patience).
+  const signal = AbortSignal.timeout(Math.max(100, Math.ceil(timeoutMs)));
   const [company, page] = await Promise.all([
     fetch(`${base}/v1/leaderboard/companies/${domain}?community=include`, { signal }).then((r) => r.json() as Promise<{ score?: number }>),
     fetch(`${base}/v1/leaderboard?q=${domain}&community=include&limit=50`, { signal }).then(
@@ -34,7 +36,11 @@ async function shows(base: string, change: Change, timeoutMs: number): Promise<b
 export async function waitVisible(base: string, change: Change, patienceMs: number, pauseMs: number): Promise<number | null> {
   for (let pause = pauseMs; ; pause = Math.min(50, pause * 1.5)) {
     // A read still unanswered when the patience runs out is abandoned (the change counts as unseen).
-    const visible = await shows(base, change, change.committedAt + patienceMs - wallNow()).catch(() => false);
+    const visible = await shows(base, change, change.committedAt + patienceMs - wallNow()).catch((err: unknown) => {
+      // A read that failed or timed out is "not yet"; anything else is a fault of this code and must not pass as one.
+      if (err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError' || err instanceof TypeError || err instanceof SyntaxError)) return false;
+      throw err;
+    });
     const at = wallNow();
     if (visible) return Math.max(0, at - change.committedAt);
     if (at - change.committedAt > patienceMs) return null;
