@@ -1,6 +1,7 @@
 // The rescan scheduler: never-scanned curated companies first, everyone again after RESCAN_INTERVAL, spread out,
 // skipping companies with a running scan, and never twice when two schedulers tick at once. Its rescans make
 // 7-day movement real.
+import { recordRanks } from '../src/reports/record-rank';
 import { RescanScheduler } from '../src/rescans/scheduler';
 import { pollUntil, startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
@@ -56,4 +57,24 @@ test('after the interval each tick rescans a share of the list; rescans feed 7-d
   expect(data!.newThisWeek).toBe(false);
   const history = await t.db.prisma.scoreHistory.count({ where: { company: { domain: 'exemplary-co.test' } } });
   expect(history).toBe(2);
+});
+
+test('each history point records the rank its company had right after the scan: from the live index, or from SQL without one', async () => {
+  // The index is loaded (a read), so the scans' ends below take their ranks from it after the commit.
+  expect((await t.client.GET('/v1/leaderboard', { params: { query: { community: 'include' } } })).data!.items).toHaveLength(3);
+  now = new Date(now.getTime() + 8 * DAY);
+  for (let i = 0; i < 3; i++) await scheduler().tick();
+  await allEnded();
+  for (const domain of domains) {
+    const company = await t.db.prisma.company.findUniqueOrThrow({ where: { domain } });
+    const latest = await t.db.prisma.scoreHistory.findFirstOrThrow({ where: { companyId: company.id }, orderBy: { recordedAt: 'desc' } });
+    const all = (await t.client.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query: { community: 'include' } } })).data!;
+    const curated = (await t.client.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query: {} } })).data!;
+    expect({ domain, all: latest.rankAll, curated: latest.rankCurated }).toEqual({ domain, all: all.rank, curated: curated.rank });
+    // Without an index (a worker on its own), the same ranks are counted in SQL.
+    await t.db.prisma.scoreHistory.update({ where: { id: latest.id }, data: { rankAll: null, rankCurated: null } });
+    await recordRanks(t.db, latest.scanId!, company.id, null);
+    const again = await t.db.prisma.scoreHistory.findUniqueOrThrow({ where: { id: latest.id } });
+    expect({ domain, all: again.rankAll, curated: again.rankCurated }).toEqual({ domain, all: all.rank, curated: curated.rank });
+  }
 });

@@ -240,6 +240,10 @@ export class LiveIndex {
     if (changed) this.version = {};
   }
 
+  byCompanyId(id: string): Item | undefined {
+    return this.byId.get(id);
+  }
+
   byDomain(domain: string): Item | undefined {
     return this.byDomainMap.get(domain);
   }

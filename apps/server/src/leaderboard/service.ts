@@ -3,6 +3,7 @@
 // for recovery only (an undescribed change, a lost notification connection).
 import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
 import type { ChangeFeed, LeaderboardChange } from '../changes';
+import type { RecordedRanks } from '../reports/record-rank';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { LiveIndex, type CompanyFacts, type Item } from './live-index';
 import { keyOf, SORTS, type Order, type Population, type SortKey } from './ranking';
@@ -78,6 +79,20 @@ export class LeaderboardService {
       if (before) this.details.delete(before);
       if (f.latestScanId) this.wantDetails(f.latestScanId);
     }
+  }
+
+  /**
+   * The company's rank now in both populations, from the loaded index (O(log n)); null when no index is loaded here
+   * (a worker-only process) or the company is not ranked. Used to record a history point's rank after its commit.
+   */
+  rankNow(companyId: string): RecordedRanks | null {
+    const index = this.index;
+    const item = index?.byCompanyId(companyId);
+    if (!index || !item) return null;
+    index.advance(this.clock());
+    const all = index.rank(item, 'all');
+    if (all < 1) return null;
+    return { all, curated: index.inPopulation(item, 'curated') ? index.rank(item, 'curated') : null };
   }
 
   /** Drops the index; the next read loads it again (an undescribed change). */

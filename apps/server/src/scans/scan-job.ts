@@ -10,6 +10,7 @@ import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
+import { recordRanks, type RecordedRanks } from '../reports/record-rank';
 import { endScan, type EndedScan, type EndScanDeps, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
@@ -32,6 +33,8 @@ export interface ScanJobDeps {
   maxPages?: number;
   /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
   onEnded?: EndScanDeps['onEnded'];
+  /** The company's ranks from this process's live index, after the change is applied (null without one). */
+  rankNow?: (companyId: string) => RecordedRanks | null;
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -57,7 +60,7 @@ const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome
  * reported the scan ended is answered from the new ranking.
  */
 export async function commitEnding(
-  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded'>,
+  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded' | 'rankNow'>,
   scanId: string,
   outcome: ScanOutcome,
   alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
@@ -72,6 +75,9 @@ export async function commitEnding(
   for (const kind of ended?.wake ?? []) deps.queue.notify(kind);
   if (ended?.company) {
     await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
+    // Publishing applied the change to this process's index, so its rank there is the rank right after this scan.
+    const companyId = ended.company.id;
+    await recordRanks(deps.db, scanId, companyId, deps.rankNow?.(companyId) ?? null).catch((err) => deps.logger.warn({ err, scanId }, 'could not record the ranks of a history point'));
   }
   return ended;
 }
