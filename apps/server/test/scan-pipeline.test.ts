@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SCAN_PHASES } from '@arl/scanner';
+import type { PersonaName } from '@arl/sandbox';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
 let t: ScanTestServer;
@@ -93,7 +94,7 @@ test.each([
   expect(await t.db.prisma.company.count({ where: { domain } })).toBe(0);
 });
 
-test.each([
+test.each<[PersonaName, Record<string, string>]>([
   // A login wall needs sign-in, so OAuth discovery applies; its /.well-known answers 401, which is a fail.
   ['sign-in-wall', { 'public-home-page': 'failed', 'oauth-discovery': 'failed' }],
   // RFC 9728 metadata behind a 401, RFC 8414 metadata with S256 and Client ID Metadata Documents.

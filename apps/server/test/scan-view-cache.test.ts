@@ -33,7 +33,7 @@ async function expectExact(id: string) {
 }
 
 const outcome = {
-  ending: 'finished' as const, cause: 'done', score: 71, grade: 'B', summary: 'fine', siteName: 'Kept Views', checks: [], layers: [],
+  ending: 'finished' as const, cause: 'done', score: 71, grade: 'B' as const, summary: 'fine', siteName: 'Kept Views', checks: [], layers: [],
 };
 
 test('every write of a scan shows in the next read: submit, running, steps, scoring, ended', async () => {
