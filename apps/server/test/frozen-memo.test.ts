@@ -88,3 +88,54 @@ test("the live index's entries are frozen all the way down (what the memory reli
   // Answered again unchanged, it is the same object (so its text and verdict are remembered).
   expect(index.entry(index.byDomain('a.example')!, 'all')).toBe(json);
 });
+
+// A new entry is made when only its rank moved; its company object (the largest part) is shared with the last one.
+const entrySchema = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['items'],
+  properties: {
+    items: {
+      type: 'array',
+      items: {
+        type: 'object', required: ['rank', 'company'], additionalProperties: false,
+        properties: {
+          rank: { type: 'integer', minimum: 1 },
+          company: { type: 'object', required: ['domain'], additionalProperties: false, properties: { domain: { type: 'string', minLength: 3 }, url: { type: 'string', format: 'uri' } } },
+        },
+      },
+    },
+  },
+};
+
+test('entries sharing a frozen company: the verdict is the whole schema\'s, and the company is validated once', () => {
+  const full = ajv.compile(entrySchema);
+  let companyCalls = 0;
+  const memo = memoizedValidator((s) => {
+    const validate = ajv.compile(s);
+    if (!(s as { required?: string[] }).required?.includes('domain')) return validate;
+    return ((value: unknown) => {
+      companyCalls++;
+      return validate(value);
+    }) as typeof validate;
+  }, entrySchema);
+  const companies = [{ domain: 'a.example', url: 'https://a.example/' }, { domain: 'ab' }, { domain: 'b.example', url: 'nope' }, { domain: 'c.example', extra: 1 }].map(deepFreeze);
+  const entry = fc.oneof(
+    fc.record({ rank: fc.integer({ min: -1, max: 3 }), company: fc.constantFrom(...companies) }).map(deepFreeze),
+    fc.record({ rank: fc.integer({ min: 1, max: 3 }), company: fc.record({ domain: fc.constantFrom('x', 'x.example') }) }),
+  );
+  fc.assert(fc.property(fc.record({ items: fc.array(entry, { maxLength: 5 }) }), (b) => expect(memo(b)).toBe(full(b))), { numRuns: 1000, seed: 9 });
+
+  companyCalls = 0;
+  const shared = deepFreeze({ domain: 'fresh.example' });
+  for (let rank = 1; rank <= 5; rank++) expect(memo({ items: [deepFreeze({ rank, company: shared })] })).toBe(true);
+  expect(companyCalls).toBe(1);
+});
+
+test('an entry with a new rank reuses its company\'s text and still writes exactly JSON.stringify\'s', () => {
+  const company = deepFreeze({ domain: 'a.example', name: 'A "quoted" \u2028 name', tags: ['x'], nothing: undefined });
+  for (let rank = 1; rank <= 3; rank++) {
+    const body = { items: [deepFreeze({ rank, company, note: undefined, at: new Date(0) })] };
+    expect(stringifyBody(body)).toBe(JSON.stringify(body));
+  }
+});

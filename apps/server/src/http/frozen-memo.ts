@@ -30,12 +30,32 @@ function arrayText(list: unknown[]): string {
 
 function elementText(item: unknown): string {
   if (!isFrozenObject(item)) return JSON.stringify(item) ?? 'null'; // JSON.stringify writes null for undefined in arrays
+  return frozenText(item);
+}
+
+function frozenText(item: object): string {
   let text = texts.get(item);
   if (text === undefined) {
-    text = JSON.stringify(item);
+    text = composedText(item);
     texts.set(item, text);
   }
   return text;
+}
+
+/**
+ * A frozen object's text from its members, where a frozen plain object among them is written by its own remembered
+ * text: the live index makes a new entry when only its rank moved (every company a change passes shifts by one), and
+ * that entry's company, the largest part, keeps its object and so its text.
+ */
+function composedText(item: object): string {
+  if (Array.isArray(item) || typeof (item as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(item);
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(item)) {
+    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
+    const plain = isFrozenObject(value) && !Array.isArray(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+    parts.push(`${JSON.stringify(key)}:${plain ? frozenText(value) : JSON.stringify(value)}`);
+  }
+  return `{${parts.join(',')}}`;
 }
 
 type Schema = Record<string, unknown>;
@@ -60,7 +80,7 @@ export function memoizedValidator(compile: (schema: Schema) => ValidateFunction,
     ...schema,
     properties: { ...properties, ...Object.fromEntries(split.map(([name, s]) => [name, { ...s, items: true }])) },
   });
-  const elements = split.map(([name, s]) => ({ name, validate: compile(s.items as Schema), passed: new WeakSet<object>() }));
+  const elements = split.map(([name, s]) => ({ name, validate: elementValidator(compile, s.items as Schema), passed: new WeakSet<object>() }));
   const validate = (value: unknown): boolean => {
     if (!envelope(value)) return false;
     for (const { name, validate, passed } of elements) {
@@ -75,4 +95,32 @@ export function memoizedValidator(compile: (schema: Schema) => ValidateFunction,
     return true;
   };
   return validate;
+}
+
+/** Keywords that make an object's verdict depend on its properties together, not one by one. */
+const JOINT_OBJECT_KEYWORDS = ['unevaluatedProperties', 'dependentSchemas', 'dependentRequired', 'if', 'allOf', 'anyOf', 'oneOf', 'not'];
+
+/**
+ * An array element's validator: `compile(schema)`, except that a frozen object-valued property that passed once (a
+ * list entry's company, shared by the entries the company gets as its rank moves) is not validated again.
+ */
+function elementValidator(compile: (schema: Schema) => ValidateFunction, schema: Schema): (value: unknown) => boolean {
+  const properties = schema.properties as Record<string, Schema> | undefined;
+  const split = Object.entries(properties ?? {}).filter(
+    ([, s]) => s.type === 'object' && !JOINT_OBJECT_KEYWORDS.some((k) => k in s),
+  );
+  if (schema.type !== 'object' || split.length === 0 || JOINT_OBJECT_KEYWORDS.some((k) => k in schema)) return compile(schema);
+  const envelope = compile({ ...schema, properties: { ...properties, ...Object.fromEntries(split.map(([name]) => [name, true])) } });
+  const parts = split.map(([name, s]) => ({ name, validate: compile(s), passed: new WeakSet<object>() }));
+  return (value: unknown): boolean => {
+    if (!envelope(value)) return false;
+    for (const { name, validate, passed } of parts) {
+      const member = (value as Record<string, unknown>)[name];
+      if (member === undefined) continue; // left out: the envelope approved that
+      if (isFrozenObject(member) && passed.has(member)) continue;
+      if (!validate(member)) return false;
+      if (isFrozenObject(member)) passed.add(member);
+    }
+    return true;
+  };
 }
