@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { createLeaderboardListener, createLeaderboardReadCache, createRuntime, loadConfig } from '@arl/server';
 import type { ScanResult } from '@arl/scanner';
 import { waitVisible } from './probe';
+import { startProfile } from './profile-session';
 import { ScanEnder } from './scan-ender';
 import { scanPersonas, seedRealistic } from './seed-realistic';
 import { countingLogger, watchGc } from './target-process';
@@ -98,12 +99,19 @@ async function main(): Promise<void> {
   let ender: ScanEnder | null = null;
   const writer = async () => (ender ??= new ScanEnder(runtime, options.companies, templates ?? (templates = await scanPersonas())));
 
+  let profile: Awaited<ReturnType<typeof startProfile>> | null = null;
   process.on('message', async (msg: { cmd: string; count?: number; rate?: number; ms?: number; proberPort?: number | null; n?: number; budgetMs?: number }) => {
     if (msg.cmd === 'stats') {
       const rss = process.memoryUsage().rss;
       const counts = (cache as { counts?: { hits: number; stored: number } }).counts ?? { hits: 0, stored: 0 };
       process.send!({ rssMb: rss / 1048576, peakRssMb: Math.max(peakRss, rss) / 1048576, cpu: process.cpuUsage(), errorLines: errorLines(), gc: structuredClone(gc), ...counts });
       peakRss = rss;
+    } else if (msg.cmd === 'profile:start') {
+      profile = await startProfile();
+      process.send!({});
+    } else if (msg.cmd === 'profile:stop') {
+      process.send!({ file: await profile!.stop(`live-target-${options.db}-${options.companies}`) });
+      profile = null;
     } else if (msg.cmd === 'prepare') {
       const w = await writer();
       await w.prepare(msg.count!);
