@@ -106,6 +106,17 @@ function runCurl(line: string, hosts: { leaderboard: string; feedback: string })
   });
 }
 
+test('`npx arl` from the root runs the built CI gate (npm linked its bin at install, before any build)', async () => {
+  // `npx arl check <url> --fail-under 80` is a README command; the bin once pointed into dist/, which does not exist
+  // when `npm ci` links bins, so npm skipped it and npx went to the registry for a package named arl.
+  const version = await new Promise<{ code: number; stdout: string }>((resolve) => {
+    execFile('npx', ['--no-install', 'arl', '--version'], { cwd: ROOT, env: baseEnv, timeout: 30_000 }, (err, stdout) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout });
+    });
+  });
+  expect(version).toEqual({ code: 0, stdout: expect.stringMatching(/^arl \S+\n$/) });
+});
+
 test('npm speaks as it does everywhere: no repository setting makes its output JSON', async () => {
   const json = await npm(['config', 'get', 'json']).done;
   expect(json.code).toBe(0);
