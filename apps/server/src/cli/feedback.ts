@@ -2,12 +2,12 @@
 // environment as `npm start`); migrations and the seed are applied first, like at start-up.
 // Exit codes: 0 done, 1 failed (unknown project, database error), 2 usage error.
 import * as fs from 'node:fs';
-import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { ConfigError, loadConfig } from '../config';
 import { claimDataDir } from '../lifecycle/claim';
 import { DataDirBusyError } from '../lifecycle/data-dir-lock';
 import type { Runtime } from '../runtime';
+import { parseCommand } from './feedback-args';
 import { checkFeedbackCommand, runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
 
 async function main(argv: string[]): Promise<number> {
@@ -46,29 +46,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-function parseCommand(argv: string[]) {
-  try {
-    return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      strict: true,
-      options: {
-        name: { type: 'string' },
-        invitation: { type: 'string' },
-        guidance: { type: 'string' },
-        accepting: { type: 'string' },
-        'signed-only': { type: 'string' },
-        expires: { type: 'string' },
-        note: { type: 'string' },
-        limit: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string' },
-      },
-    });
-  } catch (err) {
-    throw new UsageError(err instanceof Error ? err.message : String(err));
-  }
-}
 
 // The schema engine leaves a timer behind (see @arl/db), so the exit is explicit.
 main(process.argv.slice(2)).then(
