@@ -80,21 +80,28 @@ export function memoizedValidator(compile: (schema: Schema) => ValidateFunction,
     ...schema,
     properties: { ...properties, ...Object.fromEntries(split.map(([name, s]) => [name, { ...s, items: true }])) },
   });
-  const elements = split.map(([name, s]) => ({ name, validate: elementValidator(compile, s.items as Schema), passed: new WeakSet<object>() }));
+  const elements = split.map(([name, s]) => ({ name, validate: oncePerFrozen(elementValidator(compile, s.items as Schema)) }));
   const validate = (value: unknown): boolean => {
     if (!envelope(value)) return false;
-    for (const { name, validate, passed } of elements) {
+    for (const { name, validate } of elements) {
       const list = (value as Record<string, unknown>)[name];
       if (!Array.isArray(list)) continue; // an optional property left out: the envelope approved that
-      for (const item of list) {
-        if (isFrozenObject(item) && passed.has(item)) continue;
-        if (!validate(item)) return false;
-        if (isFrozenObject(item)) passed.add(item);
-      }
+      if (!list.every(validate)) return false;
     }
     return true;
   };
   return validate;
+}
+
+/** `validate`, except that a frozen value that passed once passes again without being validated. */
+function oncePerFrozen(validate: (value: unknown) => boolean): (value: unknown) => boolean {
+  const passed = new WeakSet<object>();
+  return (value) => {
+    if (isFrozenObject(value) && passed.has(value)) return true;
+    if (!validate(value)) return false;
+    if (isFrozenObject(value)) passed.add(value);
+    return true;
+  };
 }
 
 /** Keywords that make an object's verdict depend on its properties together, not one by one. */
@@ -111,15 +118,12 @@ function elementValidator(compile: (schema: Schema) => ValidateFunction, schema:
   );
   if (schema.type !== 'object' || split.length === 0 || JOINT_OBJECT_KEYWORDS.some((k) => k in schema)) return compile(schema);
   const envelope = compile({ ...schema, properties: { ...properties, ...Object.fromEntries(split.map(([name]) => [name, true])) } });
-  const parts = split.map(([name, s]) => ({ name, validate: compile(s), passed: new WeakSet<object>() }));
+  const parts = split.map(([name, s]) => ({ name, validate: oncePerFrozen(compile(s)) }));
   return (value: unknown): boolean => {
     if (!envelope(value)) return false;
-    for (const { name, validate, passed } of parts) {
+    for (const { name, validate } of parts) {
       const member = (value as Record<string, unknown>)[name];
-      if (member === undefined) continue; // left out: the envelope approved that
-      if (isFrozenObject(member) && passed.has(member)) continue;
-      if (!validate(member)) return false;
-      if (isFrozenObject(member)) passed.add(member);
+      if (member !== undefined && !validate(member)) return false; // left out: the envelope approved that
     }
     return true;
   };
