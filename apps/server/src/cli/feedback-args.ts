@@ -2,13 +2,13 @@
 // reads as an option ("Unknown option '-x'"): such a token could not be revoked by `invite revoke <token>`. An
 // argument of the token's exact shape (no option looks like it) is therefore always a positional.
 import { parseArgs } from 'node:util';
+import { TOKEN as INVITE_TOKEN } from '../feedback/invite-token';
 import { UsageError } from './feedback-commands';
 
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/;
 const HELD = '\u0000';
 
 export function parseCommand(argv: string[]) {
-  const args = argv.map((a) => (TOKEN_SHAPE.test(a) && a.startsWith('-') ? `${HELD}${a}` : a));
+  const args = argv.map((a) => (INVITE_TOKEN.test(a) && a.startsWith('-') ? `${HELD}${a}` : a));
   try {
     const parsed = parseArgs({
       args,

@@ -2,7 +2,7 @@
 // `info` (messages for the person at the terminal).
 import type { Writable } from 'node:stream';
 import { parseInterval } from '../config';
-import { InviteTokens } from '../feedback/invite-token';
+import { InviteTokens, TOKEN as INVITE_TOKEN } from '../feedback/invite-token';
 import type { Runtime } from '../runtime';
 import { exportReports, type ExportFormat } from './feedback-export';
 
@@ -55,7 +55,7 @@ export function checkFeedbackCommand(positionals: string[], values: Values): { k
   const wantArgs = key === 'project list' ? 0 : 1;
   if (args.length !== wantArgs) throw new UsageError(`"${key}" takes ${wantArgs === 0 ? 'no argument' : 'exactly one argument'}.`);
   if (wantArgs === 1 && key !== 'invite revoke') slugOf(args[0]);
-  if (key === 'invite revoke' && !UUID.test(args[0]) && !/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{22}$/.test(args[0])) {
+  if (key === 'invite revoke' && !UUID.test(args[0]) && !INVITE_TOKEN.test(args[0])) {
     throw new UsageError('invite revoke takes an invitation token or its id (a UUID).');
   }
   if (key.startsWith('project ')) projectFields(values);

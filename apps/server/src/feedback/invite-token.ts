@@ -6,7 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 const MAC_BYTES = 16;
-const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
+/** An invitation token's shape: base64url of the invite id, a dot, base64url of its MAC. */
+export const TOKEN = /^([A-Za-z0-9_-]{22})\.([A-Za-z0-9_-]{22})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class InviteTokens {
