@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { createLeaderboardListener, createLeaderboardReadCache, createRuntime, loadConfig } from '@arl/server';
 import type { ScanResult } from '@arl/scanner';
 import { waitVisible } from './probe';
-import { startProfile } from './profile-session';
+import { startHeapSampling, startProfile } from './profile-session';
 import { ScanEnder } from './scan-ender';
 import { scanPersonas, seedRealistic } from './seed-realistic';
 import { countingLogger, watchGc } from './target-process';
@@ -50,6 +50,8 @@ export interface LiveTargetInfo {
 const options = JSON.parse(process.argv[2]) as LiveTargetOptions;
 
 async function main(): Promise<void> {
+  // Before anything is loaded, so the start-up load's survivors are attributed too (`heap` command).
+  const heap = process.env.BENCH_HEAP_SAMPLING === '1' ? await startHeapSampling() : null;
   const url = options.db === 'postgres' ? withSchema(options.databaseUrl, options.schema) : '';
   const config = loadConfig({ ...process.env, DATA_DIR: options.dataDir, LOG_LEVEL: 'warn', DATABASE_URL: url, SEED_FILE: '', WORKER_IN_PROCESS: 'false', RESCAN_INTERVAL: 'off' });
   const { logger, errorLines } = countingLogger();
@@ -106,6 +108,8 @@ async function main(): Promise<void> {
       const counts = (cache as { counts?: { hits: number; stored: number } }).counts ?? { hits: 0, stored: 0 };
       process.send!({ rssMb: rss / 1048576, peakRssMb: Math.max(peakRss, rss) / 1048576, cpu: process.cpuUsage(), errorLines: errorLines(), gc: structuredClone(gc), ...counts });
       peakRss = rss;
+    } else if (msg.cmd === 'heap') {
+      process.send!({ summary: heap ? await heap.summary() : 'heap sampling is off (BENCH_HEAP_SAMPLING=1)' });
     } else if (msg.cmd === 'profile:start') {
       profile = await startProfile();
       process.send!({});

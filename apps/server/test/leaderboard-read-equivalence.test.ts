@@ -174,3 +174,17 @@ test("a scan's end shows at once in the reads of every process (with PostgreSQL:
     if (other !== t.runtime) await other.close();
   }
 });
+
+test('the start-up load reads every scored company once, whatever its chunk size, as Prisma reads them', async () => {
+  const db = t.runtime.db;
+  const rows = await db.prisma.company.findMany({
+    where: { score: { not: null }, scannedAt: { not: null } },
+    select: { id: true, name: true, website: true, domain: true, source: true, score: true, grade: true, scannedAt: true, summary: true, latestScanId: true, category: { select: { id: true, name: true, slug: true } } },
+    orderBy: { id: 'asc' },
+  });
+  expect(rows.length).toBeGreaterThan(200);
+  for (const scoredChunk of [1, 7, 259, 50_000]) {
+    const loaded = await new LeaderboardRepository(db, { scoredChunk }).scoredCompanies();
+    expect({ scoredChunk, loaded }).toEqual({ scoredChunk, loaded: rows });
+  }
+});

@@ -101,3 +101,33 @@ describe('through the server', () => {
     expect(JSON.parse(after.body).scannedAt).not.toBe(JSON.parse(before.body).scannedAt);
   });
 });
+
+test('forgetting most scans frees their pages, and what is kept reads back unchanged after the compactions', () => {
+  const details = new ScanDetails();
+  const rowsOf = (i: number): ScanDetailRows => ({
+    layers: [{ layer: 'discovery', weight: 30, score: i % 3 === 0 ? null : i % 101 }],
+    // Points small and large, whole and fractional: both encodings of a number.
+    checks: Array.from({ length: 40 }, (_, k) => ({
+      checkId: `c${k}`, name: `Check ${k}`, layer: 'access', tier: 'required', label: null, bonus: false,
+      status: k % 2 ? 'passed' : 'failed', earned: k === 7 ? i / 7 : k === 8 ? 70000 + i : (i + k) % 11, points: 10,
+    })),
+  });
+  const id = (i: number) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+  const n = 20_000; // ~5 MB of records: several pages
+  for (let i = 0; i < n; i++) expect(details.put(id(i), rowsOf(i))).toBe(true);
+  const full = details.bytesHeld;
+  expect(full).toBeGreaterThan(4 << 20);
+  // Forget three in four (in an order that leaves holes everywhere), then replace some kept ones with new rows.
+  for (let i = 0; i < n; i++) if (i % 4 !== 0) details.delete(id(i));
+  for (let i = 0; i < n; i += 8) expect(details.put(id(i), rowsOf(i + 1))).toBe(true);
+  expect(details.size).toBe(n / 4);
+  expect(details.bytesHeld).toBeLessThan(full / 2);
+  for (let i = 0; i < n; i++) {
+    const expected = i % 4 !== 0 ? undefined : JSON.stringify(rowsOf(i % 8 === 0 ? i + 1 : i));
+    const got = details.get(id(i));
+    if ((got && JSON.stringify(got)) !== expected) throw new Error(`scan ${i}: ${JSON.stringify(got)?.slice(0, 200)}`);
+  }
+  details.retainOnly(new Set());
+  expect(details.size).toBe(0);
+  expect(details.bytesHeld).toBeLessThanOrEqual(1 << 20); // at most the page being filled
+});

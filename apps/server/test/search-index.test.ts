@@ -33,3 +33,22 @@ test('search answers exactly the positions whose key includes the query', () => 
     expect({ q, found: Array.from(index.search(q)) }).toEqual({ q, found: expected });
   }
 });
+
+test('set keeps every posting list exact as keys appear, are renamed in place and are removed', () => {
+  const rnd = random(11);
+  const index = new SearchIndex();
+  const keys: Array<string | null> = [];
+  const word = () => ['alpha', 'beta', 'gamma', 'delta', 'company', 'bench'][Math.floor(rnd() * 6)];
+  for (let step = 0; step < 3000; step++) {
+    // Mostly renames of existing slots (an insert in the middle of a posting list), some new slots, some removals.
+    const slot = rnd() < 0.2 || keys.length === 0 ? keys.length : Math.floor(rnd() * keys.length);
+    const key = rnd() < 0.1 ? null : `${word()} ${Math.floor(rnd() * 300)}\n${word()}.example`;
+    index.set(slot, key);
+    keys[slot] = key;
+    if (step % 100 === 99) index.trim(); // a trimmed list grows again on the next insert
+  }
+  for (const q of ['alpha 1', 'beta', 'pha 2', 'a.example', 'mma 29', 'company 7', 'ta\ngam', 'lta 10']) {
+    const expected = keys.flatMap((key, i) => (key?.includes(q) ? [i] : []));
+    expect({ q, found: Array.from(index.search(q)) }).toEqual({ q, found: expected });
+  }
+});

@@ -9,18 +9,42 @@ import { WEEK_MS, type HistoryFacts, type HistoryRow, type ScoredCompany } from 
 type Grade = LeaderboardSchemas['Grade'];
 
 export class LeaderboardRepository {
-  constructor(private readonly db: Db) {}
+  /** `scoredChunk`: rows per statement of the start-up load (tests make it small to cross chunk boundaries). */
+  constructor(
+    private readonly db: Db,
+    private readonly options: { scoredChunk?: number } = {},
+  ) {}
 
+  /**
+   * Every scored company, read in chunks in id order (the start-up load). Raw rows, not Prisma's objects: at 1,000,000
+   * companies Prisma's mapping held a second copy of every row and one category object per company; a chunk at a
+   * time bounds what the load holds beside the result. Changes that commit during the load reach the index through
+   * the change feed (service.ts applies them to the loading index too).
+   */
   async scoredCompanies(): Promise<ScoredCompany[]> {
-    const rows = await this.db.prisma.company.findMany({
-      where: { score: { not: null }, scannedAt: { not: null } },
-      select: {
-        id: true, name: true, website: true, domain: true, source: true, score: true, grade: true, scannedAt: true,
-        summary: true, latestScanId: true,
-        category: { select: { id: true, name: true, slug: true } },
-      },
-    });
-    return rows.map((r) => ({ ...r, score: r.score!, grade: r.grade as Grade, scannedAt: r.scannedAt! }));
+    const categories = new Map<string, ScoredCompany['category']>();
+    const out: ScoredCompany[] = [];
+    for (let after: string | null = null; ; ) {
+      const rows = await this.scoredChunk(after);
+      for (const r of rows) {
+        let category = r.category_id ? categories.get(r.category_id) : null;
+        if (category === undefined) categories.set(r.category_id!, (category = { id: r.category_id!, name: r.category_name!, slug: r.category_slug! }));
+        out.push({
+          id: r.id, name: r.name, website: r.website, domain: r.domain, source: r.source, category,
+          score: Number(r.score), grade: r.grade as Grade, scannedAt: new Date(Number(r.scanned_ms)),
+          summary: r.summary, latestScanId: r.latest_scan_id,
+        });
+      }
+      if (rows.length < (this.options.scoredChunk ?? SCORED_CHUNK)) return out;
+      after = rows[rows.length - 1].id;
+    }
+  }
+
+  private async scoredChunk(after: string | null): Promise<ScoredRow[]> {
+    const { rows } = after === null
+      ? await this.db.executeSql(scoredSql(''), [this.options.scoredChunk ?? SCORED_CHUNK])
+      : await this.db.executeSql(scoredSql('AND c.id > $2::uuid'), [this.options.scoredChunk ?? SCORED_CHUNK, after]);
+    return rows as ScoredRow[];
   }
 
   /** Every company operation 3 reads without `community=include` (curated), scanned or not: the pages a sitemap lists. */
@@ -156,6 +180,35 @@ interface RawCompanyRow {
   /** The scan's layers and checks (scans/detail.ts); null only without a scan. */
   detail: string | null;
 }
+
+const SCORED_CHUNK = 50_000;
+
+interface ScoredRow {
+  id: string;
+  name: string;
+  website: string;
+  domain: string;
+  source: 'curated' | 'community';
+  score: number;
+  grade: string;
+  summary: string | null;
+  scanned_ms: number;
+  latest_scan_id: string | null;
+  category_id: string | null;
+  category_name: string | null;
+  category_slug: string | null;
+}
+
+// Keyset by id (the primary key's order); the first chunk has no lower bound.
+const scoredSql = (after: string) => `
+  SELECT c.id::text AS id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary,
+         round(extract(epoch FROM c.scanned_at) * 1000)::float8 AS scanned_ms, c.latest_scan_id::text AS latest_scan_id,
+         k.id::text AS category_id, k.name AS category_name, k.slug AS category_slug
+  FROM companies c
+  LEFT JOIN categories k ON k.id = c.category_id
+  WHERE c.score IS NOT NULL AND c.scanned_at IS NOT NULL ${after}
+  ORDER BY c.id
+  LIMIT $1`;
 
 const COMPANY_SQL = `
   SELECT c.id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary, c.scanned_at,

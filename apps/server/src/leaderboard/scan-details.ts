@@ -5,8 +5,13 @@
 // server's own thread (PGlite) or a pooled round trip (PostgreSQL), which capped distinct company reads at a few
 // hundred per second, while a crawler or an agent walking company pages reads each one once. A scan's layers and
 // checks never change once it has ended, and most of their fields are the catalog's (id, name, layer, tier, label,
-// bonus, points): interned once, each scan keeps only ~11 bytes per check (which catalog entry, its status, the
-// points earned), ~550 bytes per company outside the JavaScript heap.
+// bonus, points): interned once, each scan keeps only ~5 bytes per check (which catalog entry, its status, the points
+// earned), ~270 bytes per company.
+//
+// Where: in 1 MB pages outside the JavaScript heap, a scan's record at an offset the map holds as a number. A typed
+// array per scan cost ~300 bytes of object and allocation overhead beside its bytes (~700 MB at 1,000,000 companies
+// with 8-byte points); pages cost nothing per scan. A forgotten scan leaves a hole; a page more than half holes is
+// compacted (its live records move to the page being filled), so memory follows the scans kept.
 import type { CheckRow, LayerRow } from './repository';
 
 export interface ScanDetailRows {
@@ -37,47 +42,83 @@ class Interner<T> {
   }
 }
 
-// Packed layout of one scan: [checks u16][layers u16] then per check [shape u16][status u8][earned f64], then per
-// layer [shape u16][score f64, NaN for null]. Little-endian.
-const CHECK_BYTES = 11;
-const LAYER_BYTES = 10;
+// A record: [total bytes u32][scan id: 36 ASCII bytes][checks u16][layers u16], then per check [shape u16][status u8]
+// [earned: number], then per layer [shape u16][score: number or null]. Little-endian. A number is one u16 when it is
+// an integer below SMALL_LIMIT (points and scores almost always are), else the marker WIDE and an f64; NULL marks a
+// null score. The scan id lets a page's compaction know whose record it moves.
+const PAGE_BYTES = 1 << 20;
+const ID_BYTES = 36;
+const HEADER_BYTES = 4 + ID_BYTES + 4;
+const SMALL_LIMIT = 0xfffe;
+const NULL = 0xfffe;
+const WIDE = 0xffff;
+
+const numberBytes = (n: number | null) => (n === null || (Number.isInteger(n) && n >= 0 && n < SMALL_LIMIT) ? 2 : 10);
+
+interface Page {
+  bytes: Buffer;
+  /** Bytes written so far. */
+  used: number;
+  /** Bytes of records forgotten. */
+  holes: number;
+}
 
 export class ScanDetails {
   private readonly checkShapes = new Interner<CheckShape>(0xffff);
   private readonly layerShapes = new Interner<LayerShape>(0xffff);
   private readonly statuses = new Interner<string>(0xff);
-  private readonly packed = new Map<string, Uint8Array>();
+  private readonly pages: Array<Page | null> = [];
+  /** The page records are appended to. */
+  private filling = -1;
+  /** scan id -> page x PAGE_BYTES + offset of its record. */
+  private readonly at = new Map<string, number>();
 
   get size(): number {
-    return this.packed.size;
+    return this.at.size;
+  }
+
+  /** Bytes held in pages (metrics, tests). */
+  get bytesHeld(): number {
+    return this.pages.reduce((n, p) => n + (p ? p.bytes.length : 0), 0);
   }
 
   has(scanId: string): boolean {
-    return this.packed.has(scanId);
+    return this.at.has(scanId);
   }
 
   /** The scan's rows as the database holds them, or undefined when they are not kept. */
   get(scanId: string): ScanDetailRows | undefined {
-    const bytes = this.packed.get(scanId);
-    if (!bytes) return undefined;
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const checkCount = view.getUint16(0, true);
-    const layerCount = view.getUint16(2, true);
+    const location = this.at.get(scanId);
+    if (location === undefined) return undefined;
+    const bytes = this.pages[Math.floor(location / PAGE_BYTES)]!.bytes;
+    let at = (location % PAGE_BYTES) + 4 + ID_BYTES;
+    const checkCount = bytes.readUInt16LE(at);
+    const layerCount = bytes.readUInt16LE(at + 2);
+    at += 4;
+    const number = (): number | null => {
+      const small = bytes.readUInt16LE(at);
+      at += 2;
+      if (small === NULL) return null;
+      if (small !== WIDE) return small;
+      at += 8;
+      return bytes.readDoubleLE(at - 8);
+    };
     const checks: CheckRow[] = new Array(checkCount);
-    let at = 4;
-    for (let i = 0; i < checkCount; i++, at += CHECK_BYTES) {
-      const shape = this.checkShapes.values[view.getUint16(at, true)];
+    for (let i = 0; i < checkCount; i++) {
+      const shape = this.checkShapes.values[bytes.readUInt16LE(at)];
+      const status = this.statuses.values[bytes[at + 2]];
+      at += 3;
       // The key order of the database's JSON (scans/detail.ts), so answers are byte for byte the same.
       checks[i] = {
         checkId: shape.checkId, name: shape.name, layer: shape.layer, tier: shape.tier, label: shape.label, bonus: shape.bonus,
-        status: this.statuses.values[view.getUint8(at + 2)], earned: view.getFloat64(at + 3, true), points: shape.points,
+        status, earned: number()!, points: shape.points,
       };
     }
     const layers: LayerRow[] = new Array(layerCount);
-    for (let i = 0; i < layerCount; i++, at += LAYER_BYTES) {
-      const shape = this.layerShapes.values[view.getUint16(at, true)];
-      const score = view.getFloat64(at + 2, true);
-      layers[i] = { layer: shape.layer, weight: shape.weight, score: Number.isNaN(score) ? null : score };
+    for (let i = 0; i < layerCount; i++) {
+      const shape = this.layerShapes.values[bytes.readUInt16LE(at)];
+      at += 2;
+      layers[i] = { layer: shape.layer, weight: shape.weight, score: number() };
     }
     return { layers, checks };
   }
@@ -85,12 +126,9 @@ export class ScanDetails {
   /** Keeps a scan's rows; false (nothing kept) when they do not fit the packed form. */
   put(scanId: string, rows: ScanDetailRows): boolean {
     const { checks, layers } = rows;
-    if (checks.length > 0xffff || layers.length > 0xffff) return false;
-    const bytes = new Uint8Array(4 + checks.length * CHECK_BYTES + layers.length * LAYER_BYTES);
-    const view = new DataView(bytes.buffer);
-    view.setUint16(0, checks.length, true);
-    view.setUint16(2, layers.length, true);
-    let at = 4;
+    if (checks.length > 0xffff || layers.length > 0xffff || scanId.length !== ID_BYTES || !/^[\x20-\x7e]+$/.test(scanId)) return false;
+    let size = HEADER_BYTES;
+    const checkIds: number[] = [];
     for (const c of checks) {
       const shape = this.checkShapes.idOf(JSON.stringify([c.checkId, c.name, c.layer, c.tier, c.label, c.bonus, c.points]), () =>
         Object.freeze({ checkId: c.checkId, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, points: c.points }),
@@ -98,29 +136,97 @@ export class ScanDetails {
       const status = this.statuses.idOf(c.status, () => c.status);
       // Only what the packed form gives back exactly.
       if (shape < 0 || status < 0 || typeof c.earned !== 'number') return false;
-      view.setUint16(at, shape, true);
-      view.setUint8(at + 2, status);
-      view.setFloat64(at + 3, c.earned, true);
-      at += CHECK_BYTES;
+      checkIds.push(shape, status);
+      size += 3 + numberBytes(c.earned);
     }
+    const layerIds: number[] = [];
     for (const l of layers) {
       const shape = this.layerShapes.idOf(JSON.stringify([l.layer, l.weight]), () => Object.freeze({ layer: l.layer, weight: l.weight }));
       if (shape < 0 || (l.score !== null && (typeof l.score !== 'number' || Number.isNaN(l.score)))) return false;
-      view.setUint16(at, shape, true);
-      view.setFloat64(at + 2, l.score ?? NaN, true);
-      at += LAYER_BYTES;
+      layerIds.push(shape);
+      size += 2 + numberBytes(l.score);
     }
-    this.packed.set(scanId, bytes);
+    if (size > PAGE_BYTES) return false;
+    this.delete(scanId);
+    const location = this.reserve(size);
+    const bytes = this.pages[Math.floor(location / PAGE_BYTES)]!.bytes;
+    let at = location % PAGE_BYTES;
+    bytes.writeUInt32LE(size, at);
+    bytes.write(scanId, at + 4, 'latin1');
+    bytes.writeUInt16LE(checks.length, at + 4 + ID_BYTES);
+    bytes.writeUInt16LE(layers.length, at + 6 + ID_BYTES);
+    at += HEADER_BYTES;
+    const number = (n: number | null) => {
+      if (n === null) bytes.writeUInt16LE(NULL, at);
+      else if (numberBytes(n) === 2) bytes.writeUInt16LE(n, at);
+      else {
+        bytes.writeUInt16LE(WIDE, at);
+        bytes.writeDoubleLE(n, at + 2);
+        at += 8;
+      }
+      at += 2;
+    };
+    checks.forEach((c, i) => {
+      bytes.writeUInt16LE(checkIds[2 * i], at);
+      bytes[at + 2] = checkIds[2 * i + 1];
+      at += 3;
+      number(c.earned);
+    });
+    layers.forEach((l, i) => {
+      bytes.writeUInt16LE(layerIds[i], at);
+      at += 2;
+      number(l.score);
+    });
+    this.at.set(scanId, location);
     return true;
   }
 
   /** Forgets a scan that is no longer a company's latest. */
   delete(scanId: string): void {
-    this.packed.delete(scanId);
+    const location = this.at.get(scanId);
+    if (location === undefined) return;
+    this.at.delete(scanId);
+    const index = Math.floor(location / PAGE_BYTES);
+    const page = this.pages[index]!;
+    page.holes += page.bytes.readUInt32LE(location % PAGE_BYTES);
+    if (page.holes === page.used && index !== this.filling) this.pages[index] = null;
+    else if (page.holes * 2 > page.used && index !== this.filling) this.compact(index);
   }
 
   /** Forgets every scan not in `keep` (scans that are no longer a company's latest). */
   retainOnly(keep: ReadonlySet<string>): void {
-    for (const id of this.packed.keys()) if (!keep.has(id)) this.packed.delete(id);
+    for (const id of [...this.at.keys()]) if (!keep.has(id)) this.delete(id);
+  }
+
+  /** Room for `size` bytes: at the end of the page being filled, or in a new page. */
+  private reserve(size: number): number {
+    let page = this.filling >= 0 ? this.pages[this.filling] : null;
+    if (!page || page.used + size > PAGE_BYTES) {
+      const full = this.filling >= 0 ? this.pages[this.filling] : null;
+      const free = this.pages.indexOf(null);
+      this.filling = free >= 0 ? free : this.pages.length;
+      this.pages[this.filling] = page = { bytes: Buffer.allocUnsafeSlow(PAGE_BYTES), used: 0, holes: 0 };
+      // The page it leaves may already be mostly holes (it was not compacted while it was being filled).
+      if (full && full.holes * 2 > full.used) this.compact(this.pages.indexOf(full));
+    }
+    const location = this.filling * PAGE_BYTES + page.used;
+    page.used += size;
+    return location;
+  }
+
+  /** Moves a page's live records to the page being filled and drops it. */
+  private compact(index: number): void {
+    const page = this.pages[index]!;
+    this.pages[index] = null;
+    for (let at = 0; at < page.used; ) {
+      const size = page.bytes.readUInt32LE(at);
+      const id = page.bytes.toString('latin1', at + 4, at + 4 + ID_BYTES);
+      if (this.at.get(id) === index * PAGE_BYTES + at) {
+        const location = this.reserve(size);
+        page.bytes.copy(this.pages[Math.floor(location / PAGE_BYTES)]!.bytes, location % PAGE_BYTES, at, at + size);
+        this.at.set(id, location);
+      }
+      at += size;
+    }
   }
 }

@@ -5,6 +5,8 @@
 // list of its trigrams (intersected rarest first), so a selective search costs about the same at 1,000 or 100,000
 // companies; a query of one or two characters
 // falls back to a full pass. Built once at start-up; `set` keeps it current as companies appear or are renamed.
+// Posting lists are Int32Arrays, not arrays of numbers: at 1,000,000 companies they hold ~30 million slots, 300 MB
+// as JavaScript arrays (8 bytes a slot plus growth) and ~120 MB packed.
 
 const GRAM = 3;
 /** Candidates few enough to check with `includes` directly. */
@@ -42,8 +44,44 @@ export function intersect(a: ArrayLike<number>, b: ArrayLike<number>): Int32Arra
   return out.subarray(0, n);
 }
 
+/** An ascending list of slots in a growable Int32Array (`slots()` is a view of the used part). */
+class Postings {
+  private data = new Int32Array(4);
+  length = 0;
+
+  slots(): Int32Array {
+    return this.data.subarray(0, this.length);
+  }
+
+  insert(slot: number): void {
+    const at = this.length > 0 && this.data[this.length - 1] < slot ? this.length : lowerBound(this.slots(), slot);
+    if (at < this.length && this.data[at] === slot) return;
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(Math.ceil(this.data.length * 1.5) + 4);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    // New slots are the highest, so this is an append but for a renamed company.
+    this.data.copyWithin(at + 1, at, this.length);
+    this.data[at] = slot;
+    this.length++;
+  }
+
+  remove(slot: number): void {
+    const at = lowerBound(this.slots(), slot);
+    if (at >= this.length || this.data[at] !== slot) return;
+    this.data.copyWithin(at, at + 1, this.length);
+    this.length--;
+  }
+
+  /** Gives back the unused capacity (after the start-up load, which grew every list by appending). */
+  trim(): void {
+    if (this.data.length > this.length) this.data = this.data.slice(0, this.length);
+  }
+}
+
 export class SearchIndex {
-  private readonly postings = new Map<string, number[]>();
+  private readonly postings = new Map<string, Postings>();
   private readonly keys: Array<string | null> = [];
 
   /** `keys[i]` is the search key of slot i. */
@@ -61,15 +99,21 @@ export class SearchIndex {
     if (key !== null) for (const gram of gramsOf(key)) this.add(gram, slot);
   }
 
+  /** Frees the posting lists' spare capacity (after a bulk load). */
+  trim(): void {
+    for (const list of this.postings.values()) list.trim();
+  }
+
   /** Slots (ascending) whose key contains `q` (already lower-cased). */
   search(q: string): Int32Array {
     if (q.length >= GRAM) {
-      const lists: number[][] = [];
+      const found: Postings[] = [];
       for (let j = 0; j + GRAM <= q.length; j++) {
         const list = this.postings.get(q.slice(j, j + GRAM));
         if (!list) return new Int32Array(0);
-        if (!lists.includes(list)) lists.push(list);
+        if (!found.includes(list)) found.push(list);
       }
+      const lists = found.map((list) => list.slots());
       // A key containing q contains every trigram of q, so the candidates are narrowed by intersecting the posting
       // lists, rarest first, before the string check: at 100,000 companies the rarest trigram of "company 12345"
       // still has ~300 keys (every number containing "123"), and comparing integers is far cheaper than `includes`.
@@ -100,17 +144,14 @@ export class SearchIndex {
 
   private add(gram: string, slot: number): void {
     let list = this.postings.get(gram);
-    if (!list) this.postings.set(gram, (list = []));
-    // New slots are the highest, so this is an append but for a renamed company.
-    const at = lowerBound(list, slot);
-    if (list[at] !== slot) list.splice(at, 0, slot);
+    if (!list) this.postings.set(gram, (list = new Postings()));
+    list.insert(slot);
   }
 
   private drop(gram: string, slot: number): void {
     const list = this.postings.get(gram);
     if (!list) return;
-    const at = lowerBound(list, slot);
-    if (list[at] === slot) list.splice(at, 1);
+    list.remove(slot);
     if (list.length === 0) this.postings.delete(gram);
   }
 }
