@@ -24,9 +24,9 @@ test('intersect: the common values of two ascending lists, by merge and by binar
 test('search answers exactly the positions whose key includes the query', () => {
   const keys: string[] = [];
   for (let g = 0; g < 5000; g++) keys.push(`bench company ${g}\nbench-${g}.example`);
-  keys.push('aaaa aaa\naaaa.example', 'company 12 company 12\nrepeat.example');
+  keys.push('aaaa aaa\naaaa.example', 'company 12 company 12\nrepeat.example', 'x\nab', 'q\nxyz');
   const index = new SearchIndex(keys);
-  const queries = ['company 1234', '1234.example', 'bench company 7', 'y 12', '12', 'a', 'aaa', 'aaaa', 'company 12 company', 'pany 4999', 'nothing', '99.ex', '\nbench-4', 'e'];
+  const queries = ['company 1234', '1234.example', 'bench company 7', 'y 12', '12', 'a', 'aaa', 'aaaa', 'company 12 company', 'pany 4999', 'nothing', '99.ex', '\nbench-4', 'e', 'xyz', 'x\na', '\nab', 'ple', 'mpl', '499'];
   for (let g = 0; g < 300; g++) queries.push(`company ${(g * 7919) % 5000}`, `${(g * 7919) % 5000}.example`, `${g}`);
   for (const q of queries) {
     const expected = keys.flatMap((key, i) => (key.includes(q) ? [i] : []));
@@ -47,7 +47,8 @@ test('set keeps every posting list exact as keys appear, are renamed in place an
     keys[slot] = key;
     if (step % 100 === 99) index.trim(); // a trimmed list grows again on the next insert
   }
-  for (const q of ['alpha 1', 'beta', 'pha 2', 'a.example', 'mma 29', 'company 7', 'ta\ngam', 'lta 10']) {
+  // Three characters (the 4-grams that extend them, and keys that end with them: 'ple'), four, and more.
+  for (const q of ['alpha 1', 'beta', 'pha 2', 'a.example', 'mma 29', 'company 7', 'ta\ngam', 'lta 10', 'pha', 'ple', '.ex', ' 29', 'mpl', 'zzz']) {
     const expected = keys.flatMap((key, i) => (key?.includes(q) ? [i] : []));
     expect({ q, found: Array.from(index.search(q)) }).toEqual({ q, found: expected });
   }
