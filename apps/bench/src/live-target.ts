@@ -52,6 +52,8 @@ const options = JSON.parse(process.argv[2]) as LiveTargetOptions;
 async function main(): Promise<void> {
   // Before anything is loaded, so the start-up load's survivors are attributed too (`heap` command).
   const heap = process.env.BENCH_HEAP_SAMPLING === '1' ? await startHeapSampling() : null;
+  // A CPU profile of the start-up itself (BENCH_PROFILE_STARTUP=1), stopped by `profile:stop`.
+  let profile: Awaited<ReturnType<typeof startProfile>> | null = process.env.BENCH_PROFILE_STARTUP === '1' ? await startProfile() : null;
   const url = options.db === 'postgres' ? withSchema(options.databaseUrl, options.schema) : '';
   const config = loadConfig({ ...process.env, DATA_DIR: options.dataDir, LOG_LEVEL: 'warn', DATABASE_URL: url, SEED_FILE: '', WORKER_IN_PROCESS: 'false', RESCAN_INTERVAL: 'off' });
   const { logger, errorLines } = countingLogger();
@@ -101,7 +103,6 @@ async function main(): Promise<void> {
   let ender: ScanEnder | null = null;
   const writer = async () => (ender ??= new ScanEnder(runtime, options.companies, templates ?? (templates = await scanPersonas())));
 
-  let profile: Awaited<ReturnType<typeof startProfile>> | null = null;
   process.on('message', async (msg: { cmd: string; count?: number; rate?: number; ms?: number; proberPort?: number | null; n?: number; budgetMs?: number }) => {
     if (msg.cmd === 'stats') {
       const rss = process.memoryUsage().rss;
