@@ -63,3 +63,40 @@ test('chunks split under inserts into one place and disappear when emptied, posi
   list.insert(7);
   expect([list.at(0), list.indexOf(7)]).toEqual([7, 0]);
 });
+
+test('a list that keeps each element\'s chunk on it finds every position by identity, also after splits and removals', () => {
+  interface Box {
+    value: number;
+    chunk: Box[] | null;
+  }
+  let lookups = 0;
+  const slot = { get: (b: Box) => b.chunk, set: (b: Box, c: Box[]) => void (b.chunk = c) };
+  fc.assert(
+    fc.property(
+      fc.uniqueArray(fc.integer({ min: 0, max: 20_000 }), { maxLength: 2000 }),
+      fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 20_000 })), { minLength: 1, maxLength: 3000 }),
+      (initial, operations) => {
+        const boxes = new Map<number, Box>();
+        const box = (value: number) => boxes.get(value) ?? boxes.set(value, { value, chunk: null }).get(value)!;
+        const list = new SortedList<Box>((a, b) => {
+          lookups++;
+          return a.value - b.value;
+        }, slot);
+        const present = new Set(initial);
+        list.load([...initial].sort((a, b) => a - b).map(box));
+        for (const [insert, value] of operations) {
+          if (insert && !present.has(value)) {
+            list.insert(box(value));
+            present.add(value);
+          } else if (!insert && present.delete(value)) list.remove(box(value));
+        }
+        const model = [...present].sort((a, b) => a - b);
+        lookups = 0;
+        model.forEach((value, i) => expect(list.indexOf(box(value))).toBe(i));
+        expect(lookups).toBe(0); // found by identity, not by comparisons
+        for (const [, value] of operations) if (!present.has(value)) expect(list.indexOf(box(value))).toBe(-1);
+      },
+    ),
+    { numRuns: 40, seed: 3 },
+  );
+});

@@ -24,7 +24,7 @@ import {
   type ScoredCompany, type SortKey, type SortTuple,
 } from './ranking';
 import { SearchIndex } from './search-index';
-import { SortedList } from './sorted-list';
+import { SortedList, type ChunkSlot } from './sorted-list';
 
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
 type Category = LeaderboardSchemas['Category'];
@@ -56,6 +56,11 @@ export interface Item extends Keyed {
   answeredAll: Entry | null;
   answeredAtCurated: object | null;
   answeredAtAll: object | null;
+  // The chunks holding it in the lists its entry's ranks are read from (sorted-list.ts ChunkSlot).
+  rankChunkCurated: Item[] | null;
+  rankChunkAll: Item[] | null;
+  pastChunkCurated: Item[] | null;
+  pastChunkAll: Item[] | null;
 }
 
 /** The facts of one company that the ranking needs: what a change carries (plain JSON). */
@@ -86,9 +91,21 @@ const ORDERS: Record<ListName, (a: Item, b: Item) => number> = {
   'category:desc': (a, b) => a.noCategory - b.noCategory || text(b.categoryKey, a.categoryKey) || byRank(b, a),
 };
 
-function newBucket(): Bucket {
-  return Object.fromEntries(LISTS.map((name) => [name, new SortedList<Item>(ORDERS[name])])) as Bucket;
+/** A bucket's lists; `rankSlot` tracks the rank list's chunks on the items (the population's whole bucket). */
+function newBucket(rankSlot: ChunkSlot<Item> | null = null): Bucket {
+  return Object.fromEntries(LISTS.map((name) => [name, new SortedList<Item>(ORDERS[name], name === 'score' ? rankSlot : null)])) as Bucket;
 }
+
+const SLOTS: Record<Population, { rank: ChunkSlot<Item>; past: ChunkSlot<Item> }> = {
+  curated: {
+    rank: { get: (i) => i.rankChunkCurated, set: (i, c) => void (i.rankChunkCurated = c) },
+    past: { get: (i) => i.pastChunkCurated, set: (i, c) => void (i.pastChunkCurated = c) },
+  },
+  all: {
+    rank: { get: (i) => i.rankChunkAll, set: (i, c) => void (i.rankChunkAll = c) },
+    past: { get: (i) => i.pastChunkAll, set: (i, c) => void (i.pastChunkAll = c) },
+  },
+};
 
 // The week-ago rank order: the rank order over the scores the companies had at the week boundary.
 function comparePast(a: Item, b: Item): number {
@@ -99,8 +116,13 @@ function comparePast(a: Item, b: Item): number {
 
 class PopulationIndex {
   /** '' = every ranked company of the population; otherwise a category id. */
-  readonly buckets = new Map<string, Bucket>([['', newBucket()]]);
-  readonly past = new SortedList<Item>(comparePast);
+  readonly buckets: Map<string, Bucket>;
+  readonly past: SortedList<Item>;
+
+  constructor(population: Population) {
+    this.buckets = new Map([['', newBucket(SLOTS[population].rank)]]);
+    this.past = new SortedList<Item>(comparePast, SLOTS[population].past);
+  }
 
   bucket(key: string): Bucket {
     let bucket = this.buckets.get(key);
@@ -148,7 +170,7 @@ export class LiveIndex {
   private readonly bySlot: Item[] = [];
   private readonly categorySlugs = new Map<string, string>(); // slug -> category id
   private readonly categories = new Map<string, { category: Category; key: string }>();
-  private readonly populations: Record<Population, PopulationIndex> = { curated: new PopulationIndex(), all: new PopulationIndex() };
+  private readonly populations: Record<Population, PopulationIndex> = { curated: new PopulationIndex('curated'), all: new PopulationIndex('all') };
   private readonly search = new SearchIndex();
   /** searchPage's marks: `wanted[slot] === stamp` for the matches of the search in progress. */
   private wanted = new Uint32Array(0);
@@ -374,7 +396,10 @@ export class LiveIndex {
   }
 
   private create(company: ScoredCompany, history: HistoryRow[], first: number | null): Item {
-    const item = { slot: this.bySlot.length, history, first, weekAgo: null } as unknown as Item;
+    const item = {
+      slot: this.bySlot.length, history, first, weekAgo: null,
+      rankChunkCurated: null, rankChunkAll: null, pastChunkCurated: null, pastChunkAll: null,
+    } as unknown as Item;
     this.describe(item, company);
     this.bySlot.push(item);
     this.byId.set(company.id, item);

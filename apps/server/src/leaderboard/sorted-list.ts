@@ -6,13 +6,29 @@
 
 const CHUNK = 512;
 
+/**
+ * Where a list keeps, on each element, the chunk holding it. With it `indexOf` finds an element by identity in its
+ * chunk instead of by comparisons from the top: at 1,000,000 companies the ~20 comparisons of a lookup each touch
+ * other companies' objects spread over a 2 GB heap (cache misses: ~15 us per rank of a company not read before),
+ * while one chunk is 4 KB of pointers.
+ */
+export interface ChunkSlot<T> {
+  get(item: T): T[] | null;
+  set(item: T, chunk: T[]): void;
+}
+
 export class SortedList<T> {
   private chunks: T[][] = [];
+  /** Position of each chunk in `chunks` (rebuilt with the Fenwick tree), for tracked lookups. */
+  private chunkIndex = new Map<T[], number>();
   /** Fenwick tree (1-based) over chunk sizes. */
   private tree: Int32Array = new Int32Array(1);
   private count = 0;
 
-  constructor(private readonly compare: (a: T, b: T) => number) {}
+  constructor(
+    private readonly compare: (a: T, b: T) => number,
+    private readonly slot: ChunkSlot<T> | null = null,
+  ) {}
 
   get size(): number {
     return this.count;
@@ -21,14 +37,14 @@ export class SortedList<T> {
   /** Replaces the contents with `items`, which must already be sorted by the comparator (the start-up path). */
   load(items: T[]): void {
     this.chunks = [];
-    for (let i = 0; i < items.length; i += CHUNK / 2) this.chunks.push(items.slice(i, i + CHUNK / 2));
+    for (let i = 0; i < items.length; i += CHUNK / 2) this.chunks.push(this.placed(items.slice(i, i + CHUNK / 2)));
     this.count = items.length;
     this.reindex();
   }
 
   insert(item: T): void {
     if (this.chunks.length === 0) {
-      this.chunks.push([item]);
+      this.chunks.push(this.placed([item]));
       this.count = 1;
       this.reindex();
       return;
@@ -36,9 +52,10 @@ export class SortedList<T> {
     const c = Math.min(this.chunkFor(item), this.chunks.length - 1);
     const chunk = this.chunks[c];
     chunk.splice(this.lowerIndex(chunk, item, true), 0, item);
+    this.slot?.set(item, chunk);
     this.count++;
     if (chunk.length > CHUNK) {
-      this.chunks.splice(c + 1, 0, chunk.splice(CHUNK / 2));
+      this.chunks.splice(c + 1, 0, this.placed(chunk.splice(CHUNK / 2)));
       this.reindex();
     } else this.add(c, 1);
   }
@@ -61,6 +78,13 @@ export class SortedList<T> {
 
   /** The position of the element equal to `item`, or -1. */
   indexOf(item: T): number {
+    const held = this.slot?.get(item);
+    if (held) {
+      const c = this.chunkIndex.get(held);
+      // Identity within the chunk the element was last placed in; a stale slot (removed since) falls through.
+      const i = c === undefined ? -1 : held.indexOf(item);
+      if (i >= 0) return this.prefix(c!) + i;
+    }
     const c = this.chunkFor(item);
     const chunk = this.chunks[c];
     if (!chunk) return -1;
@@ -140,6 +164,7 @@ export class SortedList<T> {
   /** Rebuilds the Fenwick tree after chunks were split or dropped (once per CHUNK/2 inserts at most). */
   private reindex(): void {
     const n = this.chunks.length;
+    if (this.slot) this.chunkIndex = new Map(this.chunks.map((chunk, i) => [chunk, i]));
     const tree = new Int32Array(n + 1);
     for (let i = 1; i <= n; i++) {
       tree[i] += this.chunks[i - 1].length;
@@ -147,6 +172,12 @@ export class SortedList<T> {
       if (parent <= n) tree[parent] += tree[i];
     }
     this.tree = tree;
+  }
+
+  /** Records the chunk on each of its elements (tracked lists). */
+  private placed(chunk: T[]): T[] {
+    if (this.slot) for (const item of chunk) this.slot.set(item, chunk);
+    return chunk;
   }
 
   private add(chunk: number, delta: number): void {
