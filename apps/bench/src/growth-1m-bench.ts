@@ -106,8 +106,14 @@ async function step(db: Database, companies: number, options: { seconds: number;
 function printRow(r: Growth1mRow): void {
   const read = (k: string) => `${f(r.reads[k].app.rps)} (${f(r.reads[k].app.p99)})`;
   console.log(
-    `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.databaseMb ?? Number.NaN).padStart(8)} ${f(r.seedSeconds).padStart(7)} ${f(r.startupMs / 1000, 1).padStart(11)} ${`${f(r.rssMb)}/${f(r.peakRssMb)}`.padStart(12)}  ${`${f(r.changes.applyP50, 1)}/${f(r.changes.applyP99, 1)} (${r.changes.n}; ${f(r.changes.txP50, 1)})`.padStart(30)}   ${read('q').padStart(18)} ${read('hit').padStart(16)} ${read('company').padStart(20)}  ${READS.map((k) => f(r.reads[k].raw.rps)).join('/')}   [${loadLine()}]`,
+    `${DATABASE_LABEL[r.database].padEnd(17)} ${String(r.companies).padStart(9)} ${f(r.databaseMb ?? Number.NaN).padStart(8)} ${f(r.seedSeconds).padStart(7)} ${f(r.startupMs / 1000, 1).padStart(11)} ${`${f(r.rssMb)}/${f(r.peakRssMb)}`.padStart(12)}  ${`${f(r.changes.applyP50, 1)}/${f(r.changes.applyP99, 1)} (${r.changes.n}; ${f(r.changes.txP50, 1)})`.padStart(30)}   ${read('q').padStart(18)} ${read('hit').padStart(16)} ${read('company').padStart(20)}  ${READS.map((k) => f(r.reads[k].raw.rps)).join('/')}   [${gcLine(r)}; ${loadLine()}]`,
   );
+}
+
+/** Where a read row's time may go beside the handler: the collector's share of the load and its major collections. */
+function gcLine(r: Growth1mRow): string {
+  const part = (k: string) => `${(r.reads[k].gcShare * 100).toFixed(0)} % (${r.reads[k].majorGc.count} major, max ${f(r.reads[k].majorGc.maxMs)} ms)`;
+  return `GC ${READS.map(part).join(' / ')}`;
 }
 
 function printVerdicts(rows: Growth1mRow[]): void {
