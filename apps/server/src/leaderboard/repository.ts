@@ -188,7 +188,7 @@ interface RawCompanyRow {
   detail: string | null;
 }
 
-/** 16 MB of the table per statement: ~50,000 companies. */
+/** 16 MB of the table per statement (~75,000 of the bench's companies). */
 const SCORED_BLOCKS = 2048;
 
 interface ScoredRow {
