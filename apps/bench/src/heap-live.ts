@@ -1,4 +1,4 @@
-// `BENCH_HEAP_SAMPLING=1 node --expose-gc dist/heap-live.js [pglite|postgres] [companies] [seconds]`: where the live
+// `node dist/heap-live.js [pglite|postgres] [companies] [seconds]`: where the live
 // heap of one API process goes (the sampling heap profiler from its start, start-up load included), after `seconds`
 // of each read workload; prints the allocating functions holding the most and the process's RSS. Seeded as growth-1m.
 import * as fs from 'node:fs';
