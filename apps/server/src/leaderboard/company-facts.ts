@@ -7,20 +7,27 @@ import type { CompanyFacts } from './live-index';
 /** History a little older than a week is included, so a receiver whose clock runs a little behind still has it. */
 const HISTORY_SLACK_MS = 24 * 60 * 60 * 1000;
 
-const FACTS_SQL = `
-  SELECT c.id::text AS id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary,
+/** The company and category columns of a scored company (the start-up load reads the same ones: repository.ts). */
+export const SCORED_COLUMNS = `c.id::text AS id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary,
          round(extract(epoch FROM c.scanned_at) * 1000)::float8 AS scanned_ms, c.latest_scan_id::text AS latest_scan_id,
-         k.id::text AS category_id, k.name AS category_name, k.slug AS category_slug,
+         k.id::text AS category_id, k.name AS category_name, k.slug AS category_slug`;
+
+/** Scored companies with their categories; a statement adds its own condition with AND. */
+export const SCORED_FROM = `FROM companies c
+  LEFT JOIN categories k ON k.id = c.category_id
+  WHERE c.score IS NOT NULL AND c.scanned_at IS NOT NULL`;
+
+const FACTS_SQL = `
+  SELECT ${SCORED_COLUMNS},
          (SELECT round(extract(epoch FROM min(h.recorded_at)) * 1000)::float8 FROM score_history h WHERE h.company_id = c.id) AS first_ms,
          (SELECT COALESCE(json_agg(json_build_array(h.score, round(extract(epoch FROM h.recorded_at) * 1000)::float8) ORDER BY h.recorded_at, h.id), '[]')::text
             FROM score_history h
             WHERE h.company_id = c.id
               AND h.recorded_at >= COALESCE((SELECT max(p.recorded_at) FROM score_history p WHERE p.company_id = c.id AND p.recorded_at <= $2::timestamptz), '-infinity'::timestamptz)) AS history
-  FROM companies c
-  LEFT JOIN categories k ON k.id = c.category_id
-  WHERE c.id = ANY(string_to_array($1, ',')::uuid[]) AND c.score IS NOT NULL AND c.scanned_at IS NOT NULL`;
+  ${SCORED_FROM} AND c.id = ANY(string_to_array($1, ',')::uuid[])`;
 
-interface FactsRow {
+/** A row of SCORED_COLUMNS. */
+export interface ScoredRow {
   id: string;
   name: string;
   website: string;
@@ -34,17 +41,15 @@ interface FactsRow {
   category_id: string | null;
   category_name: string | null;
   category_slug: string | null;
+}
+
+interface FactsRow extends ScoredRow {
   first_ms: number | null;
   history: string;
 }
 
-/** The statement and its parameters for these companies' facts as of `now` (unscored companies are left out). */
-export function companyFactsQuery(ids: string[], now: Date): { sql: string; params: [string, string] } {
-  return { sql: FACTS_SQL, params: [ids.join(','), new Date(now.getTime() - WEEK_MS - HISTORY_SLACK_MS).toISOString()] };
-}
-
-export function toCompanyFacts(row: unknown): CompanyFacts {
-  const r = row as FactsRow;
+/** A row's company as the live index's facts hold it (scannedAt in ms since the epoch). */
+export function scoredFields(r: ScoredRow): Omit<CompanyFacts, 'history' | 'firstRecordedAt'> {
   return {
     id: r.id,
     name: r.name,
@@ -57,6 +62,18 @@ export function toCompanyFacts(row: unknown): CompanyFacts {
     scannedAt: Number(r.scanned_ms),
     summary: r.summary,
     latestScanId: r.latest_scan_id,
+  };
+}
+
+/** The statement and its parameters for these companies' facts as of `now` (unscored companies are left out). */
+export function companyFactsQuery(ids: string[], now: Date): { sql: string; params: [string, string] } {
+  return { sql: FACTS_SQL, params: [ids.join(','), new Date(now.getTime() - WEEK_MS - HISTORY_SLACK_MS).toISOString()] };
+}
+
+export function toCompanyFacts(row: unknown): CompanyFacts {
+  const r = row as FactsRow;
+  return {
+    ...scoredFields(r),
     history: (JSON.parse(r.history) as HistoryRow[]).map(([score, at]) => [Number(score), Number(at)]),
     firstRecordedAt: r.first_ms === null ? null : Number(r.first_ms),
   };

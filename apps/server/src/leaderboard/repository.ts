@@ -1,12 +1,9 @@
 // Every database read of the leaderboard side, in one place.
 import type { Db } from '@arl/db';
-import type { LeaderboardSchemas } from '@arl/contract';
 import { scanDetailSql } from '../scans/detail';
-import { companyFactsQuery, toCompanyFacts } from './company-facts';
+import { companyFactsQuery, SCORED_COLUMNS, SCORED_FROM, scoredFields, toCompanyFacts, type ScoredRow } from './company-facts';
 import type { CompanyFacts } from './live-index';
 import { WEEK_MS, type HistoryFacts, type HistoryRow, type ScoredCompany } from './ranking';
-
-type Grade = LeaderboardSchemas['Grade'];
 
 export class LeaderboardRepository {
   /** `scoredBlocks`: table blocks per statement of the start-up load (tests make it small to cross ranges). */
@@ -25,7 +22,6 @@ export class LeaderboardRepository {
    * the loading index through the change feed (service.ts applies what it hears during a load).
    */
   async scoredCompanies(): Promise<ScoredCompany[]> {
-    const categories = new Map<string, ScoredCompany['category']>();
     const byId = new Map<string, ScoredCompany>();
     const step = this.options.scoredBlocks ?? SCORED_BLOCKS;
     const { rows } = await this.db.executeSql(`SELECT (pg_relation_size('companies') / current_setting('block_size')::int)::int AS blocks`);
@@ -35,13 +31,8 @@ export class LeaderboardRepository {
       const range = from + step < blocks ? `c.ctid >= '(${from},0)'::tid AND c.ctid < '(${from + step},0)'::tid` : `c.ctid >= '(${from},0)'::tid`;
       const { rows: chunk } = await this.db.executeSql(scoredSql(range));
       for (const r of chunk as ScoredRow[]) {
-        let category = r.category_id ? categories.get(r.category_id) : null;
-        if (category === undefined) categories.set(r.category_id!, (category = { id: r.category_id!, name: r.category_name!, slug: r.category_slug! }));
-        const company: ScoredCompany = {
-          id: r.id, name: r.name, website: r.website, domain: r.domain, source: r.source, category,
-          score: Number(r.score), grade: r.grade as Grade, scannedAt: new Date(Number(r.scanned_ms)),
-          summary: r.summary, latestScanId: r.latest_scan_id,
-        };
+        // The live index keeps one object per category (live-index.ts), so each row's own copy is short-lived.
+        const company: ScoredCompany = { ...scoredFields(r), scannedAt: new Date(Number(r.scanned_ms)) };
         const seen = byId.get(company.id);
         if (!seen || seen.scannedAt.getTime() <= company.scannedAt.getTime()) byId.set(company.id, company);
       }
@@ -191,30 +182,8 @@ interface RawCompanyRow {
 /** 16 MB of the table per statement (~75,000 of the bench's companies). */
 const SCORED_BLOCKS = 2048;
 
-interface ScoredRow {
-  id: string;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  score: number;
-  grade: string;
-  summary: string | null;
-  scanned_ms: number;
-  latest_scan_id: string | null;
-  category_id: string | null;
-  category_name: string | null;
-  category_slug: string | null;
-}
-
 // One range of the companies table's blocks (a TID range scan).
-const scoredSql = (range: string) => `
-  SELECT c.id::text AS id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary,
-         round(extract(epoch FROM c.scanned_at) * 1000)::float8 AS scanned_ms, c.latest_scan_id::text AS latest_scan_id,
-         k.id::text AS category_id, k.name AS category_name, k.slug AS category_slug
-  FROM companies c
-  LEFT JOIN categories k ON k.id = c.category_id
-  WHERE c.score IS NOT NULL AND c.scanned_at IS NOT NULL AND ${range}`;
+const scoredSql = (range: string) => `SELECT ${SCORED_COLUMNS} ${SCORED_FROM} AND ${range}`;
 
 const COMPANY_SQL = `
   SELECT c.id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary, c.scanned_at,
