@@ -88,7 +88,7 @@ export class ScanEnder {
     // The worker's own end of a scan (scan-job.ts commitEnding): the transaction, then the change published with
     // the company's new facts, which this process applies before the call returns and the others hear by NOTIFY.
     const rt = this.runtime;
-    const deps = { db: rt.db, queue: rt.jobs, changes: rt.changes, clock: rt.clock, logger: rt.logger, publicUrl: rt.config.publicUrl, rankNow: (id: string) => rt.leaderboard.rankNow(id) };
+    const deps = { db: rt.db, queue: rt.jobs, changes: rt.changes, clock: rt.clock, logger: rt.logger, publicUrl: rt.config.publicUrl, ranksIf: (facts: Parameters<typeof rt.leaderboard.ranksIf>[0]) => rt.leaderboard.ranksIf(facts) };
     let change: Change | null = null;
     let txMs = 0;
     const ended = await commitEnding(deps, p.scanId, outcome, undefined, () => {

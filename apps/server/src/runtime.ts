@@ -96,7 +96,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const scanFetchPolicy: Partial<FetchPolicy> = { ...options.fetchPolicy, ...(scannerSigner ? { signer: scannerSigner } : {}) };
     const pipeline = createScanPipeline({
       config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),
-      rankNow: (companyId) => leaderboard.rankNow(companyId),
+      ranksIf: (facts) => leaderboard.ranksIf(facts),
     });
     const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
     const disputes = new DisputeService({

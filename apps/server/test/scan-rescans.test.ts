@@ -60,7 +60,7 @@ test('after the interval each tick rescans a share of the list; rescans feed 7-d
 });
 
 test('each history point records the rank its company had right after the scan: from the live index, or from SQL without one', async () => {
-  // The index is loaded (a read), so the scans' ends below take their ranks from it after the commit.
+  // The index is loaded (a read), so the scans' ends below take their ranks from it, in their transactions.
   expect((await t.client.GET('/v1/leaderboard', { params: { query: { community: 'include' } } })).data!.items).toHaveLength(3);
   now = new Date(now.getTime() + 8 * DAY);
   for (let i = 0; i < 3; i++) await scheduler().tick();
@@ -73,7 +73,7 @@ test('each history point records the rank its company had right after the scan: 
     expect({ domain, all: latest.rankAll, curated: latest.rankCurated }).toEqual({ domain, all: all.rank, curated: curated.rank });
     // Without an index (a worker on its own), the same ranks are counted in SQL.
     await t.db.prisma.scoreHistory.update({ where: { id: latest.id }, data: { rankAll: null, rankCurated: null } });
-    await recordRanks(t.db, latest.scanId!, company.id, null);
+    await recordRanks(t.db, latest.scanId!, company.id);
     const again = await t.db.prisma.scoreHistory.findUniqueOrThrow({ where: { id: latest.id } });
     expect({ domain, all: again.rankAll, curated: again.rankCurated }).toEqual({ domain, all: all.rank, curated: curated.rank });
   }

@@ -297,6 +297,21 @@ export class LiveIndex {
     return this.populations[population].buckets.get('')!.score.indexOf(item) + 1;
   }
 
+  /**
+   * The rank the company would have in the population with these facts, before they are applied (null: not in the
+   * population): the companies ahead of its new sort key, itself excepted. The transaction that ends a scan records
+   * it on the history point, so the point's rank needs no statement after the commit.
+   */
+  rankIf(facts: CompanyFacts, population: Population): number | null {
+    if (population === 'curated' && facts.source !== 'curated') return null;
+    const probe = { score: facts.score, at: facts.scannedAt, nameKey: facts.name.toLowerCase(), id: facts.id } as Item;
+    const list = this.populations[population].buckets.get('')!.score;
+    const ahead = list.countUpTo((e) => (byRank(e, probe) < 0 ? 0 : 1));
+    const old = this.byId.get(facts.id);
+    const oldAhead = old !== undefined && this.inPopulation(old, population) && byRank(old, probe) < 0;
+    return ahead - (oldAhead ? 1 : 0) + 1;
+  }
+
   categoryRank(item: Item, population: Population): number | null {
     const category = item.company.category;
     return category ? this.populations[population].buckets.get(category.id)!.score.indexOf(item) + 1 : null;

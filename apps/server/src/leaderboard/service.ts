@@ -82,17 +82,14 @@ export class LeaderboardService {
   }
 
   /**
-   * The company's rank now in both populations, from the loaded index (O(log n)); null when no index is loaded here
-   * (a worker-only process) or the company is not ranked. Used to record a history point's rank after its commit.
+   * The ranks the company will have in both populations once these facts are applied, from the loaded index
+   * (O(log n)); null when no index is loaded here (a worker-only process). The transaction that ends a scan records
+   * them on its history point.
    */
-  rankNow(companyId: string): RecordedRanks | null {
+  ranksIf(facts: CompanyFacts): RecordedRanks | null {
     const index = this.index;
-    const item = index?.byCompanyId(companyId);
-    if (!index || !item) return null;
-    index.advance(this.clock());
-    const all = index.rank(item, 'all');
-    if (all < 1) return null;
-    return { all, curated: index.inPopulation(item, 'curated') ? index.rank(item, 'curated') : null };
+    if (!index) return null;
+    return { all: index.rankIf(facts, 'all')!, curated: index.rankIf(facts, 'curated') };
   }
 
   /** Drops the index; the next read loads it again (an undescribed change). */

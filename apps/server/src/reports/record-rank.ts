@@ -1,7 +1,8 @@
-// The rank a company has right after a scan scored it, recorded on the history point just after the commit, so a
-// point carries the rank it had at that moment without replaying everyone's scores at read time. The committing
-// process takes it from its live leaderboard index (O(log n), leaderboard/service.ts rankNow); a process without one
-// (a worker on its own) counts the companies ahead in SQL (ranksNow, O(n)), outside the scan's transaction. The order
+// The rank a company has right after a scan scored it, recorded on its history point, so a point carries the rank it
+// had at that moment without replaying everyone's scores at read time. A process with a live leaderboard index
+// predicts it there (O(log n), leaderboard/service.ts ranksIf) and the scan's transaction writes it
+// (scans/results.ts); a process without one (a worker on its own) counts the companies ahead in SQL (ranksNow,
+// O(n)) just after the commit. The order
 // is the leaderboard's (leaderboard/ranking.ts compareRank): score descending, then who reached it first
 // (scanned_at), then name case-insensitively, then id; over the companies' current results, as the leaderboard ranks.
 import type { Db } from '@arl/db';
@@ -33,9 +34,9 @@ export async function ranksNow(tx: Pick<Tx, '$queryRawUnsafe'>, companyId: strin
   return { all: row.ahead_all + 1, curated: row.source === 'curated' ? row.ahead_curated + 1 : null };
 }
 
-/** Records the ranks of the history point the scan `scanId` wrote for `companyId` (one UPDATE by its scan). */
-export async function recordRanks(db: Db, scanId: string, companyId: string, fromIndex: RecordedRanks | null): Promise<void> {
-  const ranks = fromIndex ?? (await ranksNow(db.prisma, companyId));
+/** Records the ranks of the history point the scan `scanId` wrote for `companyId`, counted in SQL (one UPDATE by its scan). */
+export async function recordRanks(db: Db, scanId: string, companyId: string): Promise<void> {
+  const ranks = await ranksNow(db.prisma, companyId);
   if (!ranks) return;
   await db.prisma.$executeRawUnsafe(
     `UPDATE score_history SET rank_all = $3::int, rank_curated = $4::int WHERE scan_id = $1::uuid AND company_id = $2::uuid`,

@@ -1,5 +1,4 @@
 // Wires the scan pipeline of one process: the job queue with its `scan` and `mail` kinds, and the scan service.
-import type { RecordedRanks } from '../reports/record-rank';
 import type { Db } from '@arl/db';
 import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
@@ -33,8 +32,8 @@ export function createScanPipeline(deps: {
   progress: ProgressFeed;
   /** Overrides of the scanner's fetch rules (tests and the demo pass the sandbox's DNS `lookup`). */
   fetchPolicy?: Partial<FetchPolicy>;
-  /** A company's ranks from the process's live leaderboard index (history points record them after the commit). */
-  rankNow?: (companyId: string) => RecordedRanks | null;
+  /** The ranks a company's new facts give it in the process's live leaderboard index (history points record them). */
+  ranksIf?: EndScanDeps['ranksIf'];
   /** Followers of a scan's end, in its transaction (webhooks); they receive this pipeline's queue. */
   onScanEnded?: (queue: JobQueue) => EndScanDeps['onEnded'];
 }): ScanPipeline {
@@ -52,7 +51,7 @@ export function createScanPipeline(deps: {
     concurrency: config.scan.concurrency,
     maxPages: config.scan.maxPages,
     onEnded: deps.onScanEnded?.(jobs),
-    rankNow: deps.rankNow,
+    ranksIf: deps.ranksIf,
   });
   // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).
   const views = new ScanViewCache({ live: db.kind === 'pglite' });

@@ -10,7 +10,7 @@ import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
-import { recordRanks, type RecordedRanks } from '../reports/record-rank';
+import { recordRanks } from '../reports/record-rank';
 import { endScan, type EndedScan, type EndScanDeps, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
@@ -33,8 +33,8 @@ export interface ScanJobDeps {
   maxPages?: number;
   /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
   onEnded?: EndScanDeps['onEnded'];
-  /** The company's ranks from this process's live index, after the change is applied (null without one). */
-  rankNow?: (companyId: string) => RecordedRanks | null;
+  /** The ranks a company's new facts give it in this process's live index (see EndScanDeps.ranksIf). */
+  ranksIf?: EndScanDeps['ranksIf'];
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -60,7 +60,7 @@ const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome
  * reported the scan ended is answered from the new ranking.
  */
 export async function commitEnding(
-  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded' | 'rankNow'>,
+  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded' | 'ranksIf'>,
   scanId: string,
   outcome: ScanOutcome,
   alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
@@ -69,15 +69,16 @@ export async function commitEnding(
 ): Promise<EndedScan | null> {
   const ended = await deps.db.prisma.$transaction(async (tx) => {
     await alsoIn(tx);
-    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), onEnded: deps.onEnded });
+    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), onEnded: deps.onEnded, ranksIf: deps.ranksIf });
   }, TX);
   onCommitted(ended);
   for (const kind of ended?.wake ?? []) deps.queue.notify(kind);
   if (ended?.company) {
     await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
-    // Publishing applied the change to this process's index, so its rank there is the rank right after this scan.
-    const companyId = ended.company.id;
-    await recordRanks(deps.db, scanId, companyId, deps.rankNow?.(companyId) ?? null).catch((err) => deps.logger.warn({ err, scanId }, 'could not record the ranks of a history point'));
+    // Without a live index here the transaction could not know the point's ranks: they are counted now.
+    if (!ended.ranksRecorded) {
+      await recordRanks(deps.db, scanId, ended.company.id).catch((err) => deps.logger.warn({ err, scanId }, 'could not record the ranks of a history point'));
+    }
   }
   return ended;
 }
