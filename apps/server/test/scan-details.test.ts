@@ -33,6 +33,29 @@ test('packed details give back exactly the rows they were given', () => {
   expect(details.size).toBe(0);
 });
 
+test('a check row with the same catalog entry, status and whole points, and a layer row with the same score, read back as one frozen object for every scan', () => {
+  const details = new ScanDetails();
+  const check = (status: string, earned: number) => ({ checkId: 'llms-txt', name: 'llms.txt', layer: 'discovery', tier: 'required', label: null, bonus: false, status, earned, points: 10 });
+  const layer = (score: number | null) => ({ layer: 'discovery', weight: 25, score });
+  const rows = (): ScanDetailRows => ({ layers: [layer(50), layer(null)], checks: [check('passed', 10), check('warning', 2.5), check('failed', 0)] });
+  const [a, b] = ['00000000-0000-4000-8000-00000000000a', '00000000-0000-4000-8000-00000000000b'];
+  details.put(a, rows());
+  details.put(b, rows());
+  const first = details.get(a)!;
+  const second = details.get(b)!;
+  expect(JSON.stringify(second)).toBe(JSON.stringify(rows()));
+  for (const i of [0, 2]) {
+    expect(second.checks[i]).toBe(first.checks[i]);
+    expect(Object.isFrozen(first.checks[i])).toBe(true);
+  }
+  expect(second.layers[0]).toBe(first.layers[0]);
+  expect(second.layers[1]).toBe(first.layers[1]);
+  expect(second.layers[0]).not.toBe(second.layers[1]);
+  // Fractional points are stored as they are and read back as a row of their own.
+  expect(second.checks[1]).not.toBe(first.checks[1]);
+  expect(second.checks[1]).toEqual(first.checks[1]);
+});
+
 describe('through the server', () => {
   let t: ScanTestServer;
   const domains: string[] = [];

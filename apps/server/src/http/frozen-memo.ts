@@ -71,8 +71,9 @@ export type MemoizedValidator = (value: unknown) => boolean;
 
 export function memoizedValidator(compile: (schema: Schema) => ValidateFunction, schema: Schema): MemoizedValidator {
   const properties = schema.properties as Record<string, Schema> | undefined;
+  // Arrays that may also be null (`type: [array, 'null']`) too: a company read's layers and checks.
   const split = Object.entries(properties ?? {}).filter(
-    ([, s]) => s.type === 'array' && typeof s.items === 'object' && s.items !== null && !JOINT_KEYWORDS.some((k) => k in s),
+    ([, s]) => [s.type].flat().includes('array') && typeof s.items === 'object' && s.items !== null && !JOINT_KEYWORDS.some((k) => k in s),
   );
   if (schema.type !== 'object' || split.length === 0) return compile(schema);
   // The envelope keeps every rule of the array (its type, length bounds) but not the elements' schema.

@@ -63,10 +63,16 @@ interface Page {
   holes: number;
 }
 
+/** Rows read back that are shared (see `checkRow`): a bound, since fractional points could make them many. */
+const SHARED_ROWS = 1 << 16;
+
 export class ScanDetails {
   private readonly checkShapes = new Interner<CheckShape>(0xffff);
   private readonly layerShapes = new Interner<LayerShape>(0xffff);
   private readonly statuses = new Interner<string>(0xff);
+  /** Frozen rows read back, by (shape, status, points) and (shape, score): see `checkRow`. */
+  private readonly checkRows = new Map<number, CheckRow>();
+  private readonly layerRows = new Map<number, LayerRow>();
   private readonly pages: Array<Page | null> = [];
   /** The page records are appended to. */
   private filling = -1;
@@ -105,22 +111,64 @@ export class ScanDetails {
     };
     const checks: CheckRow[] = new Array(checkCount);
     for (let i = 0; i < checkCount; i++) {
-      const shape = this.checkShapes.values[bytes.readUInt16LE(at)];
-      const status = this.statuses.values[bytes[at + 2]];
+      const shape = bytes.readUInt16LE(at);
+      const status = bytes[at + 2];
       at += 3;
-      // The key order of the database's JSON (scans/detail.ts), so answers are byte for byte the same.
-      checks[i] = {
-        checkId: shape.checkId, name: shape.name, layer: shape.layer, tier: shape.tier, label: shape.label, bonus: shape.bonus,
-        status, earned: number()!, points: shape.points,
-      };
+      const small = bytes.readUInt16LE(at);
+      checks[i] = small < SMALL_LIMIT ? this.checkRow(shape, status, small) : this.newCheckRow(shape, status, number()!);
+      if (small < SMALL_LIMIT) at += 2;
     }
     const layers: LayerRow[] = new Array(layerCount);
     for (let i = 0; i < layerCount; i++) {
-      const shape = this.layerShapes.values[bytes.readUInt16LE(at)];
+      const shape = bytes.readUInt16LE(at);
       at += 2;
-      layers[i] = { layer: shape.layer, weight: shape.weight, score: number() };
+      const small = bytes.readUInt16LE(at);
+      if (small === WIDE) {
+        const s = this.layerShapes.values[shape];
+        layers[i] = { layer: s.layer, weight: s.weight, score: number() };
+      } else {
+        at += 2;
+        layers[i] = this.layerRow(shape, small === NULL ? null : small);
+      }
     }
     return { layers, checks };
+  }
+
+  /**
+   * The check row of a catalog entry with a status and whole points, one frozen object for every scan that has
+   * it: the answer path remembers a frozen object's JSON text and its verdict against the contract
+   * (http/frozen-memo.ts), so the ~50 checks of a company read cost lookups instead of a serialization and a
+   * validation each (a third of a company read's time).
+   */
+  private checkRow(shape: number, status: number, earned: number): CheckRow {
+    const key = (shape * 0x100 + status) * 0x10000 + earned;
+    let row = this.checkRows.get(key);
+    if (row === undefined) {
+      row = this.newCheckRow(shape, status, earned);
+      if (this.checkRows.size < SHARED_ROWS) this.checkRows.set(key, Object.freeze(row));
+    }
+    return row;
+  }
+
+  private newCheckRow(shape: number, status: number, earned: number): CheckRow {
+    const s = this.checkShapes.values[shape];
+    // The key order of the database's JSON (scans/detail.ts), so answers are byte for byte the same.
+    return {
+      checkId: s.checkId, name: s.name, layer: s.layer, tier: s.tier, label: s.label, bonus: s.bonus,
+      status: this.statuses.values[status], earned, points: s.points,
+    };
+  }
+
+  /** The layer row of a layer with a score (or none), one frozen object for every scan that has it (see checkRow). */
+  private layerRow(shape: number, score: number | null): LayerRow {
+    const key = shape * 0x10000 + (score ?? NULL);
+    let row = this.layerRows.get(key);
+    if (row === undefined) {
+      const s = this.layerShapes.values[shape];
+      row = { layer: s.layer, weight: s.weight, score };
+      if (this.layerRows.size < SHARED_ROWS) this.layerRows.set(key, Object.freeze(row));
+    }
+    return row;
   }
 
   /** Keeps a scan's rows; false (nothing kept) when they do not fit the packed form. */

@@ -7,7 +7,7 @@ import type { RecordedRanks } from '../reports/record-rank';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { LiveIndex, type CompanyFacts, type Item } from './live-index';
 import { keyOf, SORTS, type Order, type Population, type SortKey } from './ranking';
-import type { CompanyRow, LeaderboardRepository } from './repository';
+import type { CheckRow, CompanyRow, LayerRow, LeaderboardRepository } from './repository';
 import { ScanDetails } from './scan-details';
 
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
@@ -223,22 +223,8 @@ export class LeaderboardService {
       newThisWeek: json ? json.newThisWeek : null,
       scannedAt: row.scannedAt ? row.scannedAt.toISOString() : null,
       summary: row.summary ?? scan?.summary ?? null,
-      layers: scan
-        ? scan.layers.map((l) => ({ id: l.layer as LeaderboardSchemas['LayerId'], weight: l.weight, score: l.score }))
-        : null,
-      checks: scan
-        ? scan.checks.map((c) => ({
-            id: c.checkId,
-            name: c.name,
-            layer: c.layer as LeaderboardSchemas['LayerId'],
-            tier: c.tier as LeaderboardSchemas['Check']['tier'],
-            label: c.label as LeaderboardSchemas['Check']['label'],
-            bonus: c.bonus,
-            status: c.status as LeaderboardSchemas['Check']['status'],
-            earned: c.earned,
-            points: c.points,
-          }))
-        : null,
+      layers: scan ? scan.layers.map(layerAnswer) : null,
+      checks: scan ? scan.checks.map(checkAnswer) : null,
     };
   }
 
@@ -316,3 +302,41 @@ export class LeaderboardService {
 }
 
 const DETAIL_CHUNK = 100;
+
+type Layer = LeaderboardSchemas['Layer'];
+type Check = LeaderboardSchemas['Check'];
+
+// A frozen row (shared by every scan with it, scan-details.ts) answers as one frozen object too, so the answer path
+// remembers its text and verdict (http/frozen-memo.ts); a row read from the database is answered afresh.
+const layerAnswers = new WeakMap<LayerRow, Layer>();
+const checkAnswers = new WeakMap<CheckRow, Check>();
+
+function layerAnswer(l: LayerRow): Layer {
+  const frozen = Object.isFrozen(l);
+  let answer = frozen ? layerAnswers.get(l) : undefined;
+  if (answer === undefined) {
+    answer = { id: l.layer as LeaderboardSchemas['LayerId'], weight: l.weight, score: l.score };
+    if (frozen) layerAnswers.set(l, Object.freeze(answer));
+  }
+  return answer;
+}
+
+function checkAnswer(c: CheckRow): Check {
+  const frozen = Object.isFrozen(c);
+  let answer = frozen ? checkAnswers.get(c) : undefined;
+  if (answer === undefined) {
+    answer = {
+      id: c.checkId,
+      name: c.name,
+      layer: c.layer as LeaderboardSchemas['LayerId'],
+      tier: c.tier as Check['tier'],
+      label: c.label as Check['label'],
+      bonus: c.bonus,
+      status: c.status as Check['status'],
+      earned: c.earned,
+      points: c.points,
+    };
+    if (frozen) checkAnswers.set(c, Object.freeze(answer));
+  }
+  return answer;
+}
