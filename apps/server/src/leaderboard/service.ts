@@ -311,32 +311,26 @@ type Check = LeaderboardSchemas['Check'];
 const layerAnswers = new WeakMap<LayerRow, Layer>();
 const checkAnswers = new WeakMap<CheckRow, Check>();
 
-function layerAnswer(l: LayerRow): Layer {
-  const frozen = Object.isFrozen(l);
-  let answer = frozen ? layerAnswers.get(l) : undefined;
-  if (answer === undefined) {
-    answer = { id: l.layer as LeaderboardSchemas['LayerId'], weight: l.weight, score: l.score };
-    if (frozen) layerAnswers.set(l, Object.freeze(answer));
-  }
+/** The answer of a row: made afresh, or once per frozen row and frozen itself. */
+function answerOf<R extends object, A>(answers: WeakMap<R, A>, row: R, make: (row: R) => A): A {
+  if (!Object.isFrozen(row)) return make(row);
+  let answer = answers.get(row);
+  if (answer === undefined) answers.set(row, (answer = Object.freeze(make(row))));
   return answer;
 }
 
-function checkAnswer(c: CheckRow): Check {
-  const frozen = Object.isFrozen(c);
-  let answer = frozen ? checkAnswers.get(c) : undefined;
-  if (answer === undefined) {
-    answer = {
-      id: c.checkId,
-      name: c.name,
-      layer: c.layer as LeaderboardSchemas['LayerId'],
-      tier: c.tier as Check['tier'],
-      label: c.label as Check['label'],
-      bonus: c.bonus,
-      status: c.status as Check['status'],
-      earned: c.earned,
-      points: c.points,
-    };
-    if (frozen) checkAnswers.set(c, Object.freeze(answer));
-  }
-  return answer;
-}
+const layerAnswer = (l: LayerRow): Layer =>
+  answerOf(layerAnswers, l, () => ({ id: l.layer as LeaderboardSchemas['LayerId'], weight: l.weight, score: l.score }));
+
+const checkAnswer = (c: CheckRow): Check =>
+  answerOf(checkAnswers, c, () => ({
+    id: c.checkId,
+    name: c.name,
+    layer: c.layer as LeaderboardSchemas['LayerId'],
+    tier: c.tier as Check['tier'],
+    label: c.label as Check['label'],
+    bonus: c.bonus,
+    status: c.status as Check['status'],
+    earned: c.earned,
+    points: c.points,
+  }));
