@@ -19,6 +19,14 @@ test('stringifyBody writes exactly what JSON.stringify writes, frozen elements o
   const body = fc.oneof(
     fc.jsonValue(),
     fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.array(element))),
+    // Keys JSON.stringify orders or treats apart: integer-like keys first, __proto__ as a plain member.
+    fc
+      .array(fc.tuple(fc.constantFrom('__proto__', '0', '7', '12', 'constructor', 'toJSON', 'a', 'b'), fc.oneof(fc.jsonValue(), fc.constant(undefined), fc.array(element), fc.date({ noInvalidDate: true }))))
+      .map((pairs) => {
+        const o: Record<string, unknown> = {};
+        for (const [k, v] of pairs) Object.defineProperty(o, k, { value: v, enumerable: true, configurable: true, writable: true });
+        return o;
+      }),
   );
   fc.assert(
     fc.property(body, (b) => {

@@ -10,18 +10,39 @@ function isFrozenObject(value: unknown): value is object {
   return value !== null && typeof value === 'object' && Object.isFrozen(value);
 }
 
-/** Exactly `JSON.stringify(body)`, with the text of frozen array elements at the top level remembered. */
+/**
+ * Exactly `JSON.stringify(body)`, with the text of frozen array elements at the top level remembered. The members
+ * between two arrays are written by one JSON.stringify of an object holding just them (a company read's eighteen
+ * scalars before its layers and checks: one call, not eighteen).
+ */
 export function stringifyBody(body: unknown): string {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || typeof (body as { toJSON?: unknown }).toJSON === 'function') {
     return JSON.stringify(body);
   }
-  const parts: string[] = [];
-  for (const [key, value] of Object.entries(body)) {
-    // What JSON.stringify leaves out of an object.
-    if (value === undefined || typeof value === 'function' || typeof value === 'symbol') continue;
-    parts.push(`${JSON.stringify(key)}:${Array.isArray(value) ? arrayText(value) : JSON.stringify(value)}`);
+  let text = '';
+  let run: Record<string, unknown> | null = null;
+  const flush = (): void => {
+    if (run === null) return;
+    // JSON.stringify leaves out what it leaves out of any object (undefined, functions, symbols): '{}' adds nothing.
+    const members = JSON.stringify(run).slice(1, -1);
+    if (members) text += text ? `,${members}` : members;
+    run = null;
+  };
+  for (const key of Object.keys(body)) {
+    const value = (body as Record<string, unknown>)[key];
+    if (!Array.isArray(value)) {
+      run ??= {};
+      // Assigning `__proto__` would set the prototype, not a member.
+      if (key === '__proto__') Object.defineProperty(run, key, { value, enumerable: true });
+      else run[key] = value;
+      continue;
+    }
+    flush();
+    const member = `${JSON.stringify(key)}:${arrayText(value)}`;
+    text += text ? `,${member}` : member;
   }
-  return `{${parts.join(',')}}`;
+  flush();
+  return `{${text}}`;
 }
 
 function arrayText(list: unknown[]): string {
