@@ -157,11 +157,13 @@ describe('embedded database (PGlite) in a child process', () => {
     expect(submitted.status).toBe(202);
     const scan = ((await submitted.json()) as { scan: { id: string } }).scan;
     await pollUntil('the scan to be gathering', async () => midScan(await readScan(base, scan.id)) === 1, 30_000);
-    const started = Date.now();
     child!.proc.kill('SIGTERM');
     expect(await child!.exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(child!.output()).toContain('job handed back to the queue');
+    // The exit did not wait for the scan (it needs several seconds, the window is 1.5 s): this process never ended
+    // it. How long the hand-back takes is held to the window, with slack, in shutdown-handback.test.ts; a wall-clock
+    // bound here failed on a slow machine (1,586 ms against 1,500) without anything being wrong.
+    expect(child!.output().split('\n').filter((l) => l.includes('"msg":"scan ended"') && l.includes(scan.id))).toEqual([]);
 
     // Stopped: the owner CLI may open the data directory now.
     const cli = await runToExit(spawnNode('cli/feedback.js', { DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, ['project', 'list']));
