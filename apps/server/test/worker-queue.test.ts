@@ -226,7 +226,9 @@ test('stop(): jobs that finish in the shutdown window complete; the rest are han
   await waitFor('both running', async () => runs.length === 2);
   const stopped = Date.now();
   await first.stop(800); // window 600 ms, then 200 ms to hand back
-  expect(Date.now() - stopped).toBeLessThan(800);
+  // Far below the slow job's 60 s: it was aborted, not awaited (asserted below). Slack as above for a loaded machine:
+  // a bound with none failed elsewhere in this suite on a slow day.
+  expect(Date.now() - stopped).toBeLessThan(800 + 1000);
   expect(await jobState(quick)).toMatchObject({ state: 'completed', attempts: 1 });
   expect(runs.find((r) => r.name === 'quick')!.reason).toBeUndefined();
   expect(runs.find((r) => r.name === 'slow')!.reason).toBeInstanceOf(ShutdownAbort);
