@@ -29,8 +29,8 @@ function run(label, env, extra = []) {
 // Suites that prove something other than storage run once, on the embedded pass (the browser test packs, installs,
 // builds and drives Chromium: the database under the server changes nothing it proves; the README-command tests run
 // `npm start` and the CLI as a user does, on the quick start's embedded database; the demo and the webhook kill -9
-// test run the built server in a child on its own PGlite DATA_DIR; the generator's own tests touch no server).
-const ONCE = ['client-in-browser', 'readme-commands', 'demo-watch', 'webhook-process', 'fuzz-generator'];
+// test run the built server in a child on its own PGlite DATA_DIR; the generator's own tests touch no server; the OpenAPI lint runs Redocly on the YAML only).
+const ONCE = ['client-in-browser', 'readme-commands', 'demo-watch', 'webhook-process', 'fuzz-generator', 'openapi-lint'];
 
 let status = 0;
 if (only !== 'postgres') status = run('PGlite (embedded)', withoutPostgres);
