@@ -160,9 +160,10 @@ describe('--local: the scanner in process, no service', () => {
     expect(fail.code).toBe(1);
     expect(fail.stdout).toMatch(/^FAILED {2}localhost {2}\d+\/100 \([B-F]\)\n {2}- The score \d+ is below the threshold 80\.\n/);
 
+    // Refused before any scan, with the option that allows it named.
     const refused = await runArl(['check', url, '--local']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/arl: The scan of http:\/\/localhost:\d+\/ ended failed: /);
+    expect(refused.stderr).toMatch(/^arl: localhost:\d+ is a loopback or private address: --local scans it only with --allow-private /);
   });
 });
 

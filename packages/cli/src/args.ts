@@ -130,15 +130,24 @@ function describeParseError(err: unknown): string {
   }
 }
 
-/** The URL to scan: http(s) only, with a host; a bare domain gets https://. */
+/**
+ * The URL to scan: http(s) only, with a host; a bare domain gets https://. A bare word without a dot (`arl check
+ * check`, a misplaced option value) is refused rather than scanned as https://check/: a name without a dot is a
+ * host only on an intranet, and there the scheme says so (`http://intranet`).
+ */
 export function parseTargetUrl(raw: string): string {
   const text = raw.trim();
-  const withScheme = /^[a-z][a-z0-9+.-]*:/i.test(text) ? text : `https://${text}`;
+  // `localhost:8080` is a host and port, not a scheme named localhost.
+  const hasScheme = /^[a-z][a-z0-9+.-]*:(?!\d)/i.test(text);
+  const withScheme = hasScheme ? text : `https://${text}`;
   let url: URL;
   try {
     url = new URL(withScheme);
   } catch {
     throw new UsageError(`"${raw}" is not a URL`);
+  }
+  if (!hasScheme && !/[.:]/.test(url.hostname) && url.hostname !== 'localhost') {
+    throw new UsageError(`"${raw}" is not a URL to scan: use \`arl check <url>\`, e.g. \`arl check https://example.com\` (a host name without a dot needs its scheme: http://intranet)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`"${raw}" is not an http(s) URL`);
   if (!url.hostname || !/^[a-z0-9.:[\]-]+$/i.test(url.hostname) || url.username || url.password) {

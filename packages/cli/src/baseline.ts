@@ -2,16 +2,18 @@
 // `arl check --format json` output; anything else is a domain whose current report is read from the service.
 import * as fs from 'node:fs';
 import type { LeaderboardSchemas } from '@arl/client';
+import type { Deadline } from './deadline';
 import { CliError } from './errors';
 import type { Baseline, GateCheck, Grade } from './model';
-import { apiClient, errorText, toGateCheck } from './run-api';
+import { errorText, reach, toGateCheck } from './run-api';
+import { serviceClient } from './service-client';
 
 const GRADES: readonly Grade[] = ['A+', 'A', 'B', 'C', 'D', 'F'];
 const MAX_BASELINE_BYTES = 5 * 1024 * 1024;
 
-export async function loadBaseline(spec: string, api: string): Promise<Baseline> {
+export async function loadBaseline(spec: string, api: string, deadline: Deadline): Promise<Baseline> {
   if (fs.existsSync(spec) || /\.json$/i.test(spec) || spec.includes('/')) return readBaselineFile(spec);
-  return readBaselineCompany(spec, api);
+  return readBaselineCompany(spec, api, deadline);
 }
 
 export function readBaselineFile(file: string): Baseline {
@@ -43,14 +45,10 @@ function isCheck(c: unknown): boolean {
     typeof x.earned === 'number' && typeof x.points === 'number';
 }
 
-async function readBaselineCompany(domain: string, api: string): Promise<Baseline> {
-  let res: { data?: LeaderboardSchemas['ScanReport']; error?: unknown; response: Response };
-  try {
-    res = await apiClient(api).GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query: { community: 'include' } } });
-  } catch (err) {
-    const cause = (err as { cause?: { code?: string } }).cause;
-    throw new CliError(`The service at ${api} is unreachable (${cause?.code ?? (err as Error).message}).`);
-  }
+async function readBaselineCompany(domain: string, api: string, deadline: Deadline): Promise<Baseline> {
+  const res: { data?: LeaderboardSchemas['ScanReport']; error?: unknown; response: Response } = await reach(api, () =>
+    serviceClient(api, deadline).GET('/v1/leaderboard/companies/{domain}/report', { params: { path: { domain }, query: { community: 'include' } } }),
+  );
   if (!res.data) {
     if (res.response.status === 404) throw new CliError(`The baseline company ${domain} has no scored scan on ${api}.`);
     throw new CliError(`Could not read the baseline company ${domain} (${res.response.status}): ${errorText(res.error)}`);

@@ -3,6 +3,7 @@
 import * as fs from 'node:fs';
 import type { CheckCommand } from './args';
 import { loadBaseline } from './baseline';
+import { Deadline } from './deadline';
 import { CliError, EXIT } from './errors';
 import { formatGithub, writeStepSummary } from './format/github';
 import { formatMarkdown } from './format/markdown';
@@ -21,12 +22,14 @@ export interface CheckIo {
 }
 
 export async function runCheck(cmd: CheckCommand, io: CheckIo): Promise<number> {
+  // One deadline for everything below: --timeout bounds the whole run, not each step.
+  const deadline = Deadline.after(cmd.timeoutMs);
   // The baseline first: a wrong domain or file should not cost a scan.
-  const baseline = cmd.baseline === null ? null : await loadBaseline(cmd.baseline, cmd.api);
+  const baseline = cmd.baseline === null ? null : await loadBaseline(cmd.baseline, cmd.api, deadline);
   if (baseline) io.progress(`baseline ${baseline.source}: ${baseline.score}/100 (${baseline.grade}), scanned ${baseline.scannedAt}`);
   const run = cmd.local
-    ? await runLocally({ url: cmd.url, allowPrivate: cmd.allowPrivate, timeoutMs: cmd.timeoutMs, progress: io.progress })
-    : await runThroughService({ api: cmd.api, url: cmd.url, timeoutMs: cmd.timeoutMs, progress: io.progress });
+    ? await runLocally({ url: cmd.url, allowPrivate: cmd.allowPrivate, deadline, progress: io.progress })
+    : await runThroughService({ api: cmd.api, url: cmd.url, deadline, progress: io.progress });
   const result = decide(run, baseline, cmd);
   io.stdout(render(result, cmd.format));
   if (cmd.commentFile) {

@@ -1,14 +1,17 @@
 // A scan through the service: operation 5 (start or join), operation 6 polled until the scan ends (each new step
-// reported as progress), then the scan's report (getScanReport) for the checks and their fixes.
-import { createLeaderboardClient, requestIdMiddleware, type LeaderboardClient, type LeaderboardSchemas } from '@arl/client';
+// reported as progress), then the scan's report (getScanReport) for the checks and their fixes. Every request and
+// every wait ends by the run's deadline (--timeout); every answer is bounded and checked (service-client.ts).
+import type { LeaderboardClient, LeaderboardSchemas } from '@arl/client';
+import type { Deadline } from './deadline';
 import { CliError } from './errors';
 import type { GateCheck, ScanOutcome } from './model';
-import { sleep, type Progress } from './progress';
+import type { Progress } from './progress';
+import { serviceClient } from './service-client';
 
 export interface ApiRunOptions {
   api: string;
   url: string;
-  timeoutMs: number;
+  deadline: Deadline;
   progress: Progress;
   /** Poll interval of operation 6 (default 1 s). */
   pollMs?: number;
@@ -18,13 +21,8 @@ export interface ApiRunOptions {
 const START_ATTEMPTS = 4;
 const MAX_RETRY_AFTER_S = 30;
 
-export function apiClient(api: string): LeaderboardClient {
-  return createLeaderboardClient(api, { middleware: [requestIdMiddleware()] });
-}
-
 export async function runThroughService(o: ApiRunOptions): Promise<ScanOutcome> {
-  const client = apiClient(o.api);
-  const deadline = Date.now() + o.timeoutMs;
+  const client = serviceClient(o.api, o.deadline);
   const start = await startScan(client, o);
   o.progress(`${start.started ? 'started' : 'joined the running'} scan ${start.scan.id} of ${start.domain} on ${o.api}`);
 
@@ -35,8 +33,8 @@ export async function runThroughService(o: ApiRunOptions): Promise<ScanOutcome> 
     for (const event of scan.events.slice(seen)) o.progress(`step ${event.step}`);
     seen = scan.events.length;
     if (scan.state === 'ended') break;
-    if (Date.now() > deadline) throw new CliError(`The scan ${scan.id} did not end within ${Math.round(o.timeoutMs / 1000)} s (still ${scan.state}).`);
-    await sleep(o.pollMs ?? 1000);
+    await o.deadline.sleep(o.pollMs ?? 1000);
+    if (o.deadline.expired) throw new CliError(`The scan ${scan.id} did not end within ${o.deadline.describe()} (still ${scan.state}).`);
   }
   if (scan.ending !== 'finished') {
     throw new CliError(`The scan of ${o.url} ended ${scan.ending}: ${scan.cause ?? 'no cause given'}`);
@@ -70,10 +68,11 @@ async function startScan(client: LeaderboardClient, o: ApiRunOptions): Promise<L
     if (res.data) return res.data;
     const status = res.response.status;
     const retryAfter = Number(res.response.headers.get('retry-after') ?? NaN);
-    if ((status === 429 || status === 503) && attempt < START_ATTEMPTS && !(retryAfter > MAX_RETRY_AFTER_S)) {
-      const waitS = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 5;
+    const waitS = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : 5;
+    // A wait that would end after the deadline is not worth starting: the refusal below says why instead.
+    if ((status === 429 || status === 503) && attempt < START_ATTEMPTS && !(retryAfter > MAX_RETRY_AFTER_S) && waitS * 1000 < o.deadline.remainingMs()) {
       o.progress(`the service answered ${status} (${errorText(res.error)}); trying again in ${waitS} s`);
-      await sleep(waitS * 1000);
+      await o.deadline.sleep(waitS * 1000);
       continue;
     }
     if (status === 422) throw new CliError(`The service cannot scan ${o.url}: ${errorText(res.error)}`);
@@ -88,10 +87,11 @@ async function call<T>(api: string, what: string, request: () => Promise<{ data?
   return res.data;
 }
 
-async function reach<R>(api: string, request: () => Promise<R>): Promise<R> {
+export async function reach<R>(api: string, request: () => Promise<R>): Promise<R> {
   try {
     return await request();
   } catch (err) {
+    if (err instanceof CliError) throw err; // already a sentence: late, too large, off-contract
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     throw new CliError(`The service at ${api} is unreachable (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
   }

@@ -1,0 +1,35 @@
+// One deadline for a whole `arl check` (--timeout): the baseline read, the scan and every request share it. Each
+// request gets an AbortSignal for the time that is left, so no single read can outlive the run, however the
+// service behaves (silent, dripping, endless).
+import { sleep } from './progress';
+
+export class Deadline {
+  private constructor(private readonly at: number, readonly totalMs: number) {}
+
+  static after(ms: number): Deadline {
+    return new Deadline(Date.now() + ms, ms);
+  }
+
+  remainingMs(): number {
+    return Math.max(0, this.at - Date.now());
+  }
+
+  get expired(): boolean {
+    return this.remainingMs() === 0;
+  }
+
+  /** Aborts when the deadline passes (at least 1 ms from now: AbortSignal.timeout(0) is a valid "already late"). */
+  signal(): AbortSignal {
+    return AbortSignal.timeout(Math.max(1, this.remainingMs()));
+  }
+
+  /** Waits `ms`, or until the deadline if that comes first. */
+  sleep(ms: number): Promise<void> {
+    return sleep(Math.min(ms, this.remainingMs()));
+  }
+
+  /** For messages: `the 5 s timeout (--timeout)`. */
+  describe(): string {
+    return `the ${Math.round(this.totalMs / 1000)} s timeout (--timeout)`;
+  }
+}
