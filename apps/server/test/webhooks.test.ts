@@ -154,6 +154,53 @@ test('a subscription is managed with its token only: 401 without, 404 with a wro
   expectErrorBody(await request(t.leaderboardUrl).get(path).set('Authorization', `Bearer ${sub.token}`), 404);
 });
 
+describe('401 without a bearer token: a challenge (RFC 9110 §11.6.1, RFC 6750 §3) and a message saying what is missing', () => {
+  const id = '3f1c2a64-8d1e-4c55-9a7b-0c6f2d9e1a10';
+  const operations = [
+    ['GET', `/v1/leaderboard/webhooks/${id}`],
+    ['DELETE', `/v1/leaderboard/webhooks/${id}`],
+    ['POST', `/v1/leaderboard/webhooks/${id}/resume`],
+    ['GET', `/v1/leaderboard/webhooks/${id}/deliveries`],
+  ] as const;
+  const send = (method: string, path: string, authorization?: string) => {
+    const req = request(t.leaderboardUrl)[method.toLowerCase() as 'get' | 'delete' | 'post'](path);
+    return authorization === undefined ? req : req.set('Authorization', authorization);
+  };
+
+  test.each(operations)('%s %s with no Authorization header', async (method, path) => {
+    const res = await send(method, path);
+    expectErrorBody(res, 401, 'unauthorized');
+    expect(res.headers['www-authenticate']).toBe('Bearer realm="leaderboard"');
+    expect(res.body.message).toBe(
+      'The request has no Authorization header. Send "Authorization: Bearer <token>" with the management token createWebhook returned for this subscription (there are no accounts).',
+    );
+  });
+
+  test.each([
+    ['another scheme', 'Basic dXNlcjpzM2NyZXQ=', /uses the Basic scheme; this operation takes a bearer token/, 'Bearer realm="leaderboard"'],
+    ['a scheme name that is not a token', 'B@sic dXNlcjpzM2NyZXQ=', /uses another scheme; this operation takes a bearer token/, 'Bearer realm="leaderboard"'],
+    ['Bearer without a token', 'Bearer', /no bearer token, or one that is not a token/, 'Bearer realm="leaderboard", error="invalid_request"'],
+    ['Bearer with two words', 'Bearer whk_s3cret whk_other', /no bearer token, or one that is not a token/, 'Bearer realm="leaderboard", error="invalid_request"'],
+    // The validator let any header containing "bearer" through.
+    ['Basic with bearer inside', 'Basic bearerdXNlcjpzM2NyZXQ=', /uses the Basic scheme/, 'Bearer realm="leaderboard"'],
+  ])('%s', async (_name, authorization, message, challenge) => {
+    for (const [method, path] of operations) {
+      const res = await send(method, path, authorization);
+      expectErrorBody(res, 401, 'unauthorized');
+      expect(res.headers['www-authenticate']).toBe(challenge);
+      expect(res.body.message).toMatch(message);
+      // What was sent is never repeated.
+      expect(res.body.message).not.toMatch(/dXNlcjpzM2NyZXQ|s3cret|whk_other/);
+    }
+  });
+
+  test('a well-formed token is the operation\'s to judge: a wrong one is 404, not 401 (ids cannot be probed)', async () => {
+    const res = await send('GET', `/v1/leaderboard/webhooks/${id}`, 'bearer  whk_wrong');
+    expectErrorBody(res, 404, 'not_found');
+    expect(res.headers['www-authenticate']).toBeUndefined();
+  });
+});
+
 test.each([
   [{ url: 'https://hooks.example.com/x', events: ['scan.ended'] }, 422, 'invalid_subscription'],
   [{ url: 'https://hooks.example.com/x', domain: 'a.com', category: 'payments', events: ['scan.ended'] }, 422, 'invalid_subscription'],

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { parse as parseYaml } from 'yaml';
 import type { ResponseValidation } from '../config';
 import { canonicalQuery } from './canonical-query';
+import { securityGuard, type SecurityRequirement, type SecurityScheme } from './contract-security';
 import { corsHandler } from './cors';
 import { ApiError } from './errors';
 import { errorHandler, type ErrorPageRenderer } from './error-handler';
@@ -42,17 +43,30 @@ interface Route {
   operationId: string;
   /** The operation declares a request body: only then is one read (any other body is ignored, as on a GET). */
   takesBody: boolean;
+  /** The operation's security requirement (or the document's), enforced by contract-security.ts. */
+  security: SecurityRequirement;
 }
 
+interface ContractDoc {
+  paths: Record<string, Record<string, { operationId?: string; requestBody?: unknown; security?: SecurityRequirement }>>;
+  security?: SecurityRequirement;
+  components?: { securitySchemes?: Record<string, SecurityScheme> };
+}
+
+const readDoc = (specPath: string) => parseYaml(fs.readFileSync(specPath, 'utf8')) as ContractDoc;
+
 export function readRoutes(specPath: string): Route[] {
-  const doc = parseYaml(fs.readFileSync(specPath, 'utf8')) as { paths: Record<string, Record<string, { operationId?: string; requestBody?: unknown }>> };
+  const doc = readDoc(specPath);
   const routes: Route[] = [];
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const method of METHODS) {
       const operation = item[method];
       if (!operation) continue;
       if (!operation.operationId) throw new Error(`${specPath}: ${method.toUpperCase()} ${path} has no operationId`);
-      routes.push({ path, method, operationId: operation.operationId, takesBody: operation.requestBody !== undefined, expressPath: path.replace(/\{([^}]+)\}/g, ':$1') });
+      routes.push({
+        path, method, operationId: operation.operationId, takesBody: operation.requestBody !== undefined,
+        security: operation.security ?? doc.security, expressPath: path.replace(/\{([^}]+)\}/g, ':$1'),
+      });
     }
   }
   return routes;
@@ -103,9 +117,24 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   app.use((req: Request, res: Response, next: NextFunction) =>
     readsBody(req) ? json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next))) : next(),
   );
+  // Credentials before the validator, as its own security check came first: a request without them is our 401
+  // with its WWW-Authenticate challenge (contract-security.ts), whatever else is wrong with it.
+  // A path matching several templates is the most literal one's (`/x/new` before `/x/{id}`), as the validator routes.
+  const schemes = readDoc(specPath).components?.securitySchemes ?? {};
+  const secured = routes
+    .map((r) => ({ method: r.method.toUpperCase(), pattern: pathPattern(r.path), params: r.path.split('{').length, guard: securityGuard(r.operationId, r.security, schemes) }))
+    .sort((a, b) => a.params - b.params);
+  if (secured.some((r) => r.guard)) {
+    app.use((req: Request, res: Response, next: NextFunction) => {
+      const guard = secured.find((r) => r.method === req.method && r.pattern.test(req.path))?.guard;
+      return guard ? guard(req, res, next) : next();
+    });
+  }
   app.use(
     OpenApiValidator.middleware({
       apiSpec: specPath,
+      // Enforced above (contract-security.ts), which refuses to start on a scheme it cannot enforce.
+      validateSecurity: false,
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses:
         options.validateResponses === 'off'

@@ -168,7 +168,7 @@ function sameHash(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/** `Authorization: Bearer <token>` -> token (the validator has already refused a request without the scheme). */
+/** `Authorization: Bearer <token>` -> token (http/contract-security.ts has already refused a request without one: 401). */
 export function bearerToken(header: string | undefined): string | null {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
   return match ? match[1] : null;
