@@ -50,13 +50,15 @@ Options:
   --api <url>                 the leaderboard service (default $ARL_API_URL, else ${DEFAULT_API_URL})
   --local                     scan in this process with the scanner package; no service needed
   --allow-private             with --local: allow loopback and private addresses (a preview server in the job)
-  --timeout <seconds>         give up waiting for the scan after this long (default 300)
+  --timeout <seconds>         the whole run's deadline, from arl's start; every request gets the
+                              time left (default 300)
   -h, --help                  this help
   -v, --version               the version
 
 A regression is a score more than --max-drop points below the baseline's (any drop by default).
 Exit codes: 0 passed, 1 failed (below --fail-under, or a regression against the baseline),
-2 could not decide (bad arguments, service unreachable, the scan could not run).
+2 could not decide (bad arguments, service unreachable, late or off-contract, the scan could not run,
+the timeout).
 Progress goes to stderr, the verdict to stdout.
 `;
 

@@ -19,11 +19,13 @@ export interface CheckIo {
   progress: Progress;
   /** $GITHUB_STEP_SUMMARY, for --format github. */
   stepSummaryFile?: string;
+  /** When the run began (epoch ms) for the --timeout deadline; default: when runCheck is called. */
+  startedAt?: number;
 }
 
 export async function runCheck(cmd: CheckCommand, io: CheckIo): Promise<number> {
   // One deadline for everything below: --timeout bounds the whole run, not each step.
-  const deadline = Deadline.after(cmd.timeoutMs);
+  const deadline = Deadline.after(cmd.timeoutMs, io.startedAt);
   // The baseline first: a wrong domain or file should not cost a scan.
   const baseline = cmd.baseline === null ? null : await loadBaseline(cmd.baseline, cmd.api, deadline);
   if (baseline) io.progress(`baseline ${baseline.source}: ${baseline.score}/100 (${baseline.grade}), scanned ${baseline.scannedAt}`);

@@ -6,12 +6,13 @@ import { sleep } from './progress';
 export class Deadline {
   private constructor(private readonly at: number, readonly totalMs: number) {}
 
-  static after(ms: number): Deadline {
-    return new Deadline(Date.now() + ms, ms);
+  /** `ms` from `start` (epoch ms; default now). The binary passes its process's start, so start-up counts too. */
+  static after(ms: number, start = Date.now()): Deadline {
+    return new Deadline(start + ms, ms);
   }
 
   remainingMs(): number {
-    return Math.max(0, this.at - Date.now());
+    return Math.max(0, Math.ceil(this.at - Date.now())); // whole ms: AbortSignal.timeout takes integers only
   }
 
   get expired(): boolean {

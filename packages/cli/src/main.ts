@@ -18,6 +18,8 @@ async function main(argv: readonly string[]): Promise<number> {
       stdout: (text) => process.stdout.write(text),
       progress: stderrProgress,
       stepSummaryFile: process.env.GITHUB_STEP_SUMMARY || undefined,
+      // --timeout counts from the process's start: loading arl is part of the time a pipeline waits.
+      startedAt: performance.timeOrigin,
     });
   } catch (err) {
     const message = reasonOf(err);

@@ -1,15 +1,22 @@
 // A scan in this process with the scanner package (`--local`): no service, same checks and scoring.
-import { checkScannableUrl, scan } from '@arl/scanner';
+import type * as Scanner from '@arl/scanner';
 import type { Deadline } from './deadline';
 import { CliError } from './errors';
 import type { ScanOutcome } from './model';
 import type { Progress } from './progress';
 import { toGateCheck } from './run-api';
 
+/**
+ * The scanner, loaded on first use: it takes over a second to load (the MCP SDK, zod, the check catalog) and a run
+ * through the service never needs it, so `arl check` starts counting its --timeout that much sooner.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const scanner = (): typeof Scanner => require('@arl/scanner') as typeof Scanner;
+
 export async function runLocally(o: { url: string; allowPrivate: boolean; deadline: Deadline; progress: Progress }): Promise<ScanOutcome> {
   if (!o.allowPrivate) await refusePrivateTarget(o.url, o.deadline);
   o.progress(`scanning ${o.url} locally${o.allowPrivate ? ' (private addresses allowed)' : ''}`);
-  const result = await scan(o.url, {
+  const result = await scanner().scan(o.url, {
     signal: o.deadline.signal(),
     onProgress: (step) => o.progress(`step ${step}`),
     fetchPolicy: { allowPrivateNetworks: o.allowPrivate, scanBudgetMs: Math.min(o.deadline.remainingMs(), 120_000) },
@@ -42,7 +49,7 @@ export async function runLocally(o: { url: string; allowPrivate: boolean; deadli
 async function refusePrivateTarget(url: string, deadline: Deadline): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), deadline.remainingMs())));
-  const checked = await Promise.race([checkScannableUrl(url, { allowPrivateNetworks: false }), late]).finally(() => clearTimeout(timer));
+  const checked = await Promise.race([scanner().checkScannableUrl(url, { allowPrivateNetworks: false }), late]).finally(() => clearTimeout(timer));
   if (checked === null) throw new CliError(`The address of ${url} could not be resolved within ${deadline.describe()}.`);
   if (!checked.ok && checked.code === 'blocked_address') {
     throw new CliError(`${new URL(url).host} is a loopback or private address: --local scans it only with --allow-private (for a server started in the job).`);
