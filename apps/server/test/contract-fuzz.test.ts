@@ -153,14 +153,15 @@ function contractProblems(op: ContractOperation, request: FuzzRequest, answer: A
 }
 
 /**
- * The one rule of ours no schema can state: compare's domains must differ once trimmed, lowercased and without a root
- * dot (`a.com,A.com` is one company). A valid draw that breaks it may be refused (`invalid_domains`), nothing else may.
+ * The one rule of ours no schema can state: compare takes 2 to 4 distinct domains once each is trimmed, lowercased and
+ * without a root dot and repeats are removed (`a.com,A.com` is one company). A valid draw that breaks it may be
+ * refused (`invalid_domains`), nothing else may.
  */
-function repeatsADomain(request: FuzzRequest): boolean {
+function comparesOutOfBounds(request: FuzzRequest): boolean {
   const raw = new URL(request.url, 'http://x').searchParams.get('domains');
   if (raw === null) return false;
-  const domains = raw.split(',').map((d) => d.trim().toLowerCase().replace(/\.$/, ''));
-  return new Set(domains).size < domains.length;
+  const distinct = new Set(raw.split(',').map((d) => d.trim().toLowerCase().replace(/\.$/, ''))).size;
+  return distinct < 2 || distinct > 4;
 }
 
 /** A contract-valid request may meet a missing resource or a state rule, never a refusal as malformed. */
@@ -173,7 +174,7 @@ function refusedAsMalformed(answer: Answer, request: FuzzRequest): string | null
   } catch {
     return `valid request answered 400: ${answer.text.slice(0, 200)}`;
   }
-  if (code === 'invalid_domains' && repeatsADomain(request)) return null;
+  if (code === 'invalid_domains' && comparesOutOfBounds(request)) return null;
   return code === 'invalid_cursor' ? null : `valid request answered 400 ${answer.text.slice(0, 300)}`;
 }
 
