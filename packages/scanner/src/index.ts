@@ -14,7 +14,7 @@ export type { ScanOptions, ScanPhase } from './scan/scan';
 export { CHECK_CATALOG } from './checks/catalog';
 export type { CheckDefinition, CheckOutcome } from './checks/types';
 export type { Artifacts, FetchedDoc, McpArtifact, McpTool } from './gather/artifacts';
-export { LAYER_WEIGHTS, TIER_POINTS, GRADE_BANDS, BONUS_CHECK_POINTS, REQUIRED_FAILURE_CAP, BASE_SCORE_CEILING, BONUS_BASE_THRESHOLD, CAPABILITIES, CAPABILITY_POINTS } from './scoring/weights';
+export { LAYER_WEIGHTS, TIER_POINTS, GRADE_BANDS, BONUS_CHECK_POINTS, REQUIRED_FAILURE_CAP, REFUSAL_SCORE_CAP, BASE_SCORE_CEILING, BONUS_BASE_THRESHOLD, CAPABILITIES, CAPABILITY_POINTS } from './scoring/weights';
 // The methodology endpoint publishes these as data: they are read, never copied.
 export { LAYER_ORDER, STATUS_CREDIT } from './scoring/weights';
 export { gradeFor, scoreChecks } from './scoring/score';

@@ -21,7 +21,16 @@ const UNREAD = 'A document it needs that we could not read (a fetch error, a tim
 const BLOCKS = 'RFC 9110 §15.5.4 (403), §15.6.4 (503), §10.2.3 (Retry-After); RFC 6585 §4 (429)';
 const SAMPLE = 'Judged over the page sample (up to SCAN_MAX_PAGES pages: the sitemap, then the home page\'s links, robots.txt obeyed) as a share with the pages named; a sample under 3 pages is at most a warning.';
 
+/** Issue 29: a site's own words count, a WAF's do not. */
+const REFUSAL_SOURCE = 'RFC 9309 (robots.txt); RFC 9421, draft-ietf-webbotauth-httpsig-protocol-01 (Web Bot Auth)';
+
 export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
+  {
+    version: '2026.11.27',
+    changes: [
+      { check: 'ai-agents-not-blocked', change: 'changed', summary: 'A site that refuses AI agents itself (robots.txt disallows the home page for every AI search and user-fetch agent, and every AI agent\'s request is refused, signed with Web Bot Auth or not) fails with that evidence even when a challenge hides its home page; such a scan is scored and ranked with its score held at 0 instead of ending failed. A challenge without the site\'s own refusal still ends the scan failed and unranked.', source: REFUSAL_SOURCE },
+    ],
+  },
   {
     version: '2026.11.26',
     changes: [

@@ -15,7 +15,7 @@ import { DEFAULT_MAX_PAGES, pageCandidates, samplePages } from './page-sample';
 import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
 
 export { mcpEndpointFromCard } from './mcp-discovery';
-import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT } from './user-agents';
+import { AGENT_VIEWS, agentUserAgent, HTML_ACCEPT, ROBOTS_ACCEPT } from './user-agents';
 
 export interface GatherContext {
   fetcher: DocFetcher;
@@ -51,7 +51,7 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
   const target = a.targetUrl;
   const at = (path: string): string => new URL(path, a.origin).href;
   const robotsLane = (async () => {
-    a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: 'text/plain,*/*;q=0.5' } });
+    a.robots = await fetcher.get(at('/robots.txt'), { headers: { accept: ROBOTS_ACCEPT } });
   })();
   // ARD follows robots.txt (its Agentmap line); the AI Catalog's agent cards and server cards are followed into the
   // a2a-agent-card and MCP checks.

@@ -22,3 +22,6 @@ export const USER_TRIGGERED_BOTS = ['ChatGPT-User', 'Claude-User', 'Perplexity-U
 export const TRAINING_BOTS = ['GPTBot', 'ClaudeBot', 'CCBot', 'Google-Extended', 'anthropic-ai', 'Applebot-Extended', 'Bytespider', 'meta-externalagent'];
 
 export const HTML_ACCEPT = 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.8';
+
+/** How robots.txt is asked for: the gather lane and the scan's check of a blocked home page share the one fetch. */
+export const ROBOTS_ACCEPT = 'text/plain,*/*;q=0.5';

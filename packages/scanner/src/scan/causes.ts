@@ -33,3 +33,8 @@ export function causeForUnreadHome(code: string, host: string, timeoutMs: number
 export function causeForBlockedHome(host: string, reason: string): string {
   return `The home page of ${host} answered our scanner with ${reason}, so nothing about the site could be checked; the scan is not scored or ranked.`;
 }
+
+/** A finished scan of a site that refuses AI agents itself: why its score is what it is. */
+export function causeForRefusal(host: string, refusal: string, cap: number): string {
+  return `${host} refuses AI agents in its own words and in its answers (${refusal}): a site's own refusal is scored and ranked, with the score held at ${cap}.`;
+}

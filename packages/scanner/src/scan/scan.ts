@@ -11,16 +11,17 @@ import { Artifacts, emptyArtifacts } from '../gather/artifacts';
 import { DocFetcher } from '../gather/doc-fetcher';
 import { gatherMcpTarget, gatherWebsite } from '../gather/gather';
 import { gatherMcpSession, uiResourceUriOf } from '../gather/mcp-session';
-import { browserUserAgent, HTML_ACCEPT } from '../gather/user-agents';
-import { scoreChecks } from '../scoring/score';
-import { LAYER_ORDER, LAYER_WEIGHTS } from '../scoring/weights';
+import { browserUserAgent, HTML_ACCEPT, ROBOTS_ACCEPT } from '../gather/user-agents';
+import { gradeFor, scoreChecks } from '../scoring/score';
+import { LAYER_ORDER, LAYER_WEIGHTS, REFUSAL_SCORE_CAP } from '../scoring/weights';
 import { summarize } from '../scoring/summary';
 import type { CheckResult, ScanEnding, ScanLogger, ScanResult, TargetKind } from '../types';
 import { summarizeHtml } from '../util/html-summary';
 import { CATALOG_VERSION } from '../version';
 import { blockOf, failOnBlocks } from '../gather/block-signals';
 import { DEFAULT_MAX_PAGES } from '../gather/page-sample';
-import { causeForBlockedHome, causeForFetchError, causeForUnreadHome } from './causes';
+import { causeForBlockedHome, causeForFetchError, causeForRefusal, causeForUnreadHome } from './causes';
+import { describeRefusal, refusalInWords, siteRefusal } from '../checks/access/site-refusal';
 import { siteNameOf } from './site-name';
 
 export const SCAN_PHASES = Object.freeze(['resolving', 'fetching_home', 'detecting_kind', 'gathering', 'checking', 'scoring'] as const);
@@ -35,6 +36,8 @@ export interface ScanOptions {
   maxPages?: number;
 }
 
+/** The one-line summary of a site that refuses AI agents: its layers would describe only the scraps we could read. */
+const REFUSAL_SUMMARY = 'Refuses AI agents, in robots.txt and in its answers';
 const INTERRUPTED_CAUSE = 'The scan was cancelled before it finished.';
 /** Shown when our own code threw: the site is not to blame, so there is no score, low or otherwise. */
 export const OUR_FAILURE_CAUSE = 'The scan stopped because of an error in the scanner itself, not in the site; it was not scored.';
@@ -108,16 +111,24 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     finalUrl = home.finalUrl;
     // Headers arrived but the page did not: judging a half-read page would blame the site for our timeout.
     if (home.error && home.error.code !== 'too_large') return end('failed', causeForUnreadHome(home.error.code, checked.url.host, policy.requestTimeoutMs));
-    // A WAF answered instead of the site: nothing we could check says anything about the site, so it is not ranked.
-    const homeBlock = blockOf(home);
-    if (homeBlock) return end('failed', causeForBlockedHome(checked.url.host, homeBlock.reason));
-
-    progress('detecting_kind');
     const artifacts: Artifacts = emptyArtifacts('website', target);
     artifacts.home = home;
+    // A challenge or a rate limit answered instead of the home page. A WAF's word is not the site's: unless the site
+    // refuses AI agents itself (its robots.txt here, its answers to AI agents once gathered), nothing we could check
+    // says anything about the site, so it is not ranked. With that refusal the scan goes on and is scored
+    // (checks/access/site-refusal.ts).
+    const homeBlock = blockOf(home);
+    if (homeBlock) {
+      artifacts.robots = await fetcher.get(new URL('/robots.txt', target).href, { headers: { accept: ROBOTS_ACCEPT } });
+      if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
+      if (!refusalInWords(artifacts)) return end('failed', causeForBlockedHome(checked.url.host, homeBlock.reason));
+    }
+
+    progress('detecting_kind');
     const homeIsPage = home.status < 400 && /html/i.test(home.contentType ?? '');
-    if (homeIsPage || home.body.length > 0) artifacts.homeHtml = /html/i.test(home.contentType ?? '') || /<html/i.test(home.body) ? summarizeHtml(home.body, home.finalUrl ?? target) : null;
-    if (!homeIsPage || /\/(mcp|sse)\/?$/i.test(checked.url.pathname)) {
+    // A challenge page is the WAF's, not the site's home page: its links and text are not read as the site's.
+    if (!homeBlock && (homeIsPage || home.body.length > 0)) artifacts.homeHtml = /html/i.test(home.contentType ?? '') || /<html/i.test(home.body) ? summarizeHtml(home.body, home.finalUrl ?? target) : null;
+    if (!homeBlock && (!homeIsPage || /\/(mcp|sse)\/?$/i.test(checked.url.pathname))) {
       const session = await withinBudget(gatherMcpSession(target, { fetch: sessionFetch, signal, timeoutMs: policy.requestTimeoutMs, source: 'target' }));
       // A handshake that failed after the endpoint answered in JSON-RPC is a broken MCP server, not a website.
       if (session && (session.initialize.ok || session.auth.required || session.initialize.spokeJsonRpc)) {
@@ -134,6 +145,10 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
 
     options.logger?.debug({ url, requests: fetcher.seen.length, failedRequests: fetcher.seen.filter((d) => d.status === null).length }, 'evidence gathered');
+    // The site's own refusal (its words and its answers) ranks it last: scored, and held at REFUSAL_SCORE_CAP. Words
+    // without answers that refuse agents leave a blocked home page what it was: the WAF's word, not ranked.
+    const refusal = kind === 'website' ? siteRefusal(artifacts) : null;
+    if (homeBlock && !refusal) return end('failed', causeForBlockedHome(checked.url.host, homeBlock.reason));
     progress('checking');
     const checks: CheckResult[] = runChecks(CHECK_CATALOG, artifacts, options.logger);
 
@@ -143,7 +158,10 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     if (signInRequired(artifacts)) {
       return end('sign_in_required', signInCause(artifacts), { checks, layers: scored.layers.map((l) => ({ ...l, score: null })), siteName });
     }
-    return end('finished', null, { checks, layers: scored.layers, score: scored.score, grade: scored.grade, summary: summarize(scored.layers), siteName });
+    const score = refusal && scored.score !== null ? Math.min(scored.score, REFUSAL_SCORE_CAP) : scored.score;
+    const grade = score === null ? scored.grade : gradeFor(score);
+    const cause = refusal ? causeForRefusal(checked.url.host, describeRefusal(refusal), REFUSAL_SCORE_CAP) : null;
+    return end('finished', cause, { checks, layers: scored.layers, score, grade, summary: refusal ? REFUSAL_SUMMARY : summarize(scored.layers), siteName });
   } catch (error) {
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
     // Target problems are data by now; an exception here is ours, and a site never pays for it with a score.

@@ -18,6 +18,12 @@ export const BONUS_BASE_THRESHOLD = 90;
 export const BASE_SCORE_CEILING = 96;
 /** A failed required check holds the checks' part of the score here, so at most a B (capability points included). */
 export const REQUIRED_FAILURE_CAP = 79;
+/**
+ * A site that refuses AI agents in its own words (robots.txt) and in its answers (every AI agent's request turned
+ * away, signed or not) scores at most this: nothing of it is open to an agent, so it ranks last rather than leaving
+ * the ranking (checks/access/site-refusal.ts).
+ */
+export const REFUSAL_SCORE_CAP = 0;
 
 /**
  * A working capability (a check that proves it passed) adds these points on top of the checks' part, never past 100,

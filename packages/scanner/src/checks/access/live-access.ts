@@ -1,9 +1,11 @@
 import { blockOf } from '../../gather/block-signals';
+import { REFUSAL_SCORE_CAP } from '../../scoring/weights';
 import { signingDifference } from '../../gather/ua-comparison';
 import { findChallengeMarkers, type HtmlSummary } from '../../util/html-summary';
 import { sampleShare } from '../page-share';
 import { defineCheck, docEvidence, isOk, looksLikeHtml, outcome, unreachable, WEBSITE } from '../define';
 import { isSignInWall } from '../signals';
+import { describeRefusal, siteRefusal } from './site-refusal';
 
 const BLOCKING = new Set([401, 403, 406, 429, 451, 503]);
 
@@ -13,11 +15,16 @@ export const aiAgentsNotBlocked = defineCheck({
   layer: 'access',
   tier: 'required',
   appliesTo: WEBSITE,
-  description: 'The home page fetched with AI agent user agents (ClaudeBot, OAI-SearchBot, ChatGPT-User) answers like it does for a browser, not 403/429/503.',
+  description: `The home page fetched with AI agent user agents (ClaudeBot, OAI-SearchBot, ChatGPT-User) answers like it does for a browser, not 403/429/503. A challenge in front of every page is a WAF's word, not the site's, and such a scan is not ranked; but when the site's own robots.txt refuses every AI search and user-fetch agent and every AI agent's request is refused too (signed with Web Bot Auth or not), this fails, the scan is scored, and the score is held at ${REFUSAL_SCORE_CAP}: a site cannot leave the ranking by blocking the scanner.`,
   fix: 'Let AI agent user agents through your WAF / bot-management rules (at least the user-fetch agents such as ChatGPT-User and Claude-User).',
   evaluate(a) {
     const browser = unreachable(a.home, 'the home page');
-    if (browser) return browser;
+    if (browser) {
+      // A challenge in front of everything says nothing by itself; alongside the site's own robots.txt refusal it does.
+      const refusal = siteRefusal(a);
+      if (refusal) return outcome('failed', `The site refuses AI agents: ${describeRefusal(refusal)}`, docEvidence(a.agentViews[0]?.doc ?? a.home, 'body'));
+      return browser;
+    }
     // A rate limit met during the scan is load, not a policy against agents: that view says nothing.
     const views = a.agentViews.filter((v) => v.doc.status !== null && !v.doc.error && blockOf(v.doc)?.kind !== 'rate_limit');
     if (views.length === 0) return unreachable(a.agentViews[0]?.doc ?? null, 'the home page as an AI agent')!;
