@@ -17,10 +17,14 @@ export interface CauseCount {
   companies: number;
 }
 
-// Each curated company with its latest scan (by creation), if any. The company's own domain is taken out of the
-// cause so that the same reason counts once ("The domain … could not be resolved").
+// Each curated company with its latest scan (by creation), if any. The company's own host names are taken out of the
+// cause so that the same reason counts once ("The domain … could not be resolved"): whole names only, the domain
+// or any subdomain with an optional port (`azure.microsoft.com`, `www.example.com:8443`), never the tail of a longer
+// name (`x.com` inside `netflix.com`) nor the head of one (`example.com` inside `example.com.evil.net`). The domain
+// is escaped character by character before it joins the pattern (a `.` in it is a dot, not any character).
+const OWN_HOST = String.raw`'(?<![A-Za-z0-9.-])(?:[A-Za-z0-9-]+\.)*' || regexp_replace(c.domain, '([^A-Za-z0-9])', '\\\1', 'g') || '(?::[0-9]+)?(?![A-Za-z0-9-]|\.[A-Za-z0-9])'`;
 const LATEST = `
-  SELECT c.id, c.score, s.state, s.ending, replace(s.cause, c.domain, '…') AS cause
+  SELECT c.id, c.score, s.state, s.ending, regexp_replace(s.cause, ${OWN_HOST}, '…', 'gi') AS cause
   FROM companies c
   LEFT JOIN (
     SELECT DISTINCT ON (company_id) company_id, state, ending, cause
