@@ -1,13 +1,14 @@
 // "The data behind the leaderboard changed", and what changed: published right after a transaction that ends a scan
 // commits, heard by every process so its live index (leaderboard/live-index.ts) applies the same change in place.
 // Embedded mode has one process (PGlite cannot be shared), so an in-memory emitter is exact; with PostgreSQL every
-// process LISTENs on one channel per schema and the NOTIFY payload carries the change.
-import { EventEmitter } from 'node:events';
+// process LISTENs on one channel per schema and the NOTIFY payload carries the change. The LISTEN connection
+// reconnects for as long as the process lives (listen-connection.ts); a notification lost meanwhile, or never sent,
+// is found by the leaderboard's catch-up from the change versions the database keeps (leaderboard/catch-up.ts).
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { Db } from '@arl/db';
 import type { Logger } from 'pino';
 import type { CompanyFacts } from './leaderboard/live-index';
+import { ListenConnection, type ListenStatus } from './listen-connection';
 
 export type LeaderboardChange =
   /** These companies now have these facts (a scan's end: read in its transaction). */
@@ -16,7 +17,10 @@ export type LeaderboardChange =
   | { kind: 'ids'; ids: string[] }
   /** Something changed that nobody described (tools and tests writing to the database): rebuild before the next read. */
   | { kind: 'reload' }
-  /** Changes may have been missed (the notification connection was lost): rebuild in the background. */
+  /**
+   * Changes may have been missed (the notification connection was lost and is back): catch up on what the database
+   * holds (leaderboard/catch-up.ts). The feed is live again once every listener's promise resolved.
+   */
   | { kind: 'resync' };
 
 export type ChangeListener = (change: LeaderboardChange) => void | Promise<void>;
@@ -25,11 +29,14 @@ export interface ChangeFeed {
   /** Applies the change in this process (the listeners run before this returns), then tells the others. */
   publish(change?: LeaderboardChange): Promise<void>;
   subscribe(listener: ChangeListener): () => void;
+  /** Whether this process hears changes now (readiness, /metrics). */
+  status(): ListenStatus;
   close(): Promise<void>;
 }
 
 export class LocalChangeFeed implements ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
+  private readonly startedAt = Date.now();
 
   async publish(change: LeaderboardChange = { kind: 'reload' }): Promise<void> {
     await this.deliver(change);
@@ -43,6 +50,11 @@ export class LocalChangeFeed implements ChangeFeed {
   subscribe(listener: ChangeListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** In one process every change is delivered in place: always live. */
+  status(): ListenStatus {
+    return { state: 'live', since: this.startedAt, reconnects: 0 };
   }
 
   async close(): Promise<void> {
@@ -60,29 +72,29 @@ interface Wire {
 }
 
 export class PostgresChangeFeed extends LocalChangeFeed {
-  private client: pg.Client | null = null;
-  private closed = false;
+  private readonly connection: ListenConnection;
   private readonly channel: string;
   private readonly origin = randomUUID();
 
   constructor(private readonly db: Db, private readonly logger: Logger) {
     super();
     this.channel = `arl_changes_${db.schema}`.slice(0, 63);
+    this.connection = new ListenConnection({
+      connectionString: db.connectionString!,
+      channel: this.channel,
+      logger,
+      onPayload: (payload) => this.receive(payload),
+      // Changes may have been missed while disconnected: every listener catches up before the feed is live again.
+      onReconnected: () => this.deliver({ kind: 'resync' }),
+    });
   }
 
-  async start(): Promise<void> {
-    const client = new pg.Client({ connectionString: this.db.connectionString! });
-    client.on('notification', (msg) => this.receive(msg.payload));
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'change feed connection lost; reconnecting');
-      this.client = null;
-      // While disconnected a change may be missed: rebuild (in the background) and reconnect.
-      void this.deliver({ kind: 'resync' });
-      if (!this.closed) setTimeout(() => void this.start().catch(() => undefined), 1000).unref();
-    });
-    await client.connect();
-    await client.query(`LISTEN "${this.channel}"`);
-    this.client = client;
+  start(): Promise<void> {
+    return this.connection.start();
+  }
+
+  override status(): ListenStatus {
+    return this.connection.status();
   }
 
   private receive(payload: string | undefined): void {
@@ -107,9 +119,8 @@ export class PostgresChangeFeed extends LocalChangeFeed {
   }
 
   override async close(): Promise<void> {
-    this.closed = true;
     await super.close();
-    await this.client?.end().catch(() => undefined);
+    await this.connection.close();
   }
 }
 

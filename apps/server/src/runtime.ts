@@ -13,16 +13,21 @@ import { createJourneys } from './journeys/create';
 import type { JourneyService } from './journeys/service';
 import { LeaderboardRepository } from './leaderboard/repository';
 import { LeaderboardService } from './leaderboard/service';
+import { assertHearsChanges } from './leaderboard/readiness';
 import { resolveSecrets, type Secrets } from './local-secrets';
 import { createRequestSigner, type FetchPolicy, type RequestSigner } from '@arl/scanner';
 import type { JobQueue } from './jobs/queue';
 import { createMetrics, observeDatabase, type Metrics } from './metrics/metrics';
+import { observeFeeds } from './metrics/feeds';
 import { createScanPipeline } from './scans/create';
 import type { ScanService } from './scans/service';
 import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
 import { ProgressFeed } from './streams/progress-feed';
 import { createWebhooks, webhookFanOut } from './webhooks/create';
 import type { WebhookService } from './webhooks/service';
+
+/** How often an API process on PostgreSQL checks for changes no notification brought (leaderboard/catch-up.ts). */
+const CHANGE_CHECK_MS = 2_000;
 
 export interface Runtime {
   config: Config;
@@ -90,9 +95,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       changes,
       cursorSecret: secrets.cursor,
       clock,
+      checkEveryMs: db.kind === 'postgres' ? CHANGE_CHECK_MS : 0,
     });
     const metrics = createMetrics();
     observeDatabase(metrics, db);
+    observeFeeds(metrics, { changes, progress, leaderboard });
     const scanFetchPolicy: Partial<FetchPolicy> = { ...options.fetchPolicy, ...(scannerSigner ? { signer: scannerSigner } : {}) };
     const pipeline = createScanPipeline({
       config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),
@@ -101,7 +108,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
     const disputes = new DisputeService({
       db, reports: new ReportService(db, clock), scans: pipeline.scans, logger: logger.child({ module: 'disputes' }),
-      feedbackPublicUrl: config.feedbackPublicUrl, publicUrl: config.publicUrl,
+      feedbackPublicUrl: config.feedbackPublicUrl, publicUrl: config.publicUrl, clock, rescanIntervalMs: config.scan.disputeRescanIntervalMs,
     });
     const feedback = createFeedbackService(config, secrets.invite, db, clock, disputes);
     const journeys = createJourneys({ config, db, queue: pipeline.jobs, clock, logger, metrics, fetchPolicy: options.fetchPolicy });
@@ -109,6 +116,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       draining: false,
       async check() {
         await db.executeSql('SELECT 1');
+        assertHearsChanges(changes, leaderboard, db.kind === 'postgres' ? CHANGE_CHECK_MS : 0);
       },
     };
     let closed = false;

@@ -117,7 +117,9 @@ export async function createPostgresDb(databaseUrl: string, options: DbOptions):
   const connectionString = url.toString();
   const baseUrl = new URL(url.toString());
   baseUrl.searchParams.delete('options');
-  const poolConfig: pg.PoolConfig = { connectionString: baseUrl.toString(), options: searchPath };
+  // Bounded waits: while PostgreSQL restarts or the network is cut, a query that needs a new connection fails after
+  // 5 s (the API answers 503, the worker backs off) instead of waiting for ever; keepAlive finds dead sockets.
+  const poolConfig: pg.PoolConfig = { connectionString: baseUrl.toString(), options: searchPath, connectionTimeoutMillis: 5_000, keepAlive: true };
 
   // Create the schema first (and fail early with a clear message when the server is unreachable).
   const setup = new pg.Client({ connectionString: baseUrl.toString() });
@@ -157,6 +159,20 @@ export async function createPostgresDb(databaseUrl: string, options: DbOptions):
     // A dedicated one-connection pool: the engine's session-level advisory lock must be taken and released on the
     // same connection, and ending this pool (adapter.dispose) ends that session even if the engine did not unlock.
     engineFactory: () => new PrismaPg({ ...poolConfig, max: 1 }, { schema }),
+    decorateEngineAdapter: (adapter) => {
+      // @prisma/adapter-pg 7.10 runs a migration script by splitting it at every ";", comments and function bodies
+      // included: a plpgsql trigger function (migration company_change_version) or a ";" in a comment breaks it.
+      // The simple-query protocol runs the whole script as PostgreSQL itself splits it (as psql does).
+      const a = adapter as SqlDriverAdapter & { client: pg.PoolClient | pg.Pool; onError(e: unknown): never };
+      a.executeScript = async (script: string) => {
+        try {
+          await a.client.query(script);
+        } catch (e) {
+          a.onError(e);
+        }
+      };
+      return a;
+    },
     logger: options.logger,
     lock: Promise.resolve(),
   });

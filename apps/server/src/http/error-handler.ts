@@ -8,6 +8,10 @@ import type { Logger } from 'pino';
 import { ApiError, codeForStatus } from './errors';
 import { allowHeader } from './head-as-get';
 import { validatorSentence } from './validation-messages';
+import { isDatabaseUnavailable } from './database-unavailable';
+
+/** What a 503 for a database outage asks: PostgreSQL restarts or fails over in seconds. */
+const DATABASE_RETRY_AFTER_S = 5;
 
 interface AnyError {
   status?: number;
@@ -54,12 +58,18 @@ export type ErrorPageRenderer = (
 
 export function errorHandler(logger: Logger, bodyLimitBytes: number, errorPage?: ErrorPageRenderer) {
   return (err: AnyError, req: Request, res: Response, _next: NextFunction): void => {
-    const status = err.status ?? err.statusCode ?? 500;
     const requestId = req.requestId ?? 'unknown';
     const ours = err instanceof ApiError;
+    // A database that does not answer is "try again shortly", not a fault of ours: 503 with Retry-After.
+    const outage = !ours && (err.status ?? err.statusCode ?? 500) >= 500 && isDatabaseUnavailable(err);
+    const status = outage ? 503 : err.status ?? err.statusCode ?? 500;
     let code = ours ? err.code : codeForStatus(status, err);
     let message: string;
-    if (status >= 500 && !ours) {
+    if (outage) {
+      (req.log ?? logger).warn({ err, requestId }, 'database unavailable');
+      code = 'service_unavailable';
+      message = `The database is unavailable; try again in a few seconds (request id ${requestId}).`;
+    } else if (status >= 500 && !ours) {
       // Never leak internals: the log has the details under the same request id.
       (req.log ?? logger).error({ err, requestId }, 'request failed');
       code = status === 503 ? 'service_unavailable' : 'internal_error';
@@ -69,7 +79,7 @@ export function errorHandler(logger: Logger, bodyLimitBytes: number, errorPage?:
     } else {
       message = messageOf(err, status, code, req, bodyLimitBytes);
     }
-    const headers: Record<string, string> = { ...(err.headers ?? {}), ...(ours ? err.extraHeaders : {}) };
+    const headers: Record<string, string> = { ...(err.headers ?? {}), ...(ours ? err.extraHeaders : {}), ...(outage ? { 'Retry-After': String(DATABASE_RETRY_AFTER_S) } : {}) };
     if (status === 405) {
       const allow = headers.Allow ?? headers.allow ?? 'GET';
       delete headers.allow;

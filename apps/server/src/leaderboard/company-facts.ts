@@ -18,7 +18,7 @@ export const SCORED_FROM = `FROM companies c
   WHERE c.score IS NOT NULL AND c.scanned_at IS NOT NULL`;
 
 const FACTS_SQL = `
-  SELECT ${SCORED_COLUMNS},
+  SELECT ${SCORED_COLUMNS}, c.change_version::float8 AS change_version,
          (SELECT round(extract(epoch FROM min(h.recorded_at)) * 1000)::float8 FROM score_history h WHERE h.company_id = c.id) AS first_ms,
          (SELECT COALESCE(json_agg(json_build_array(h.score, round(extract(epoch FROM h.recorded_at) * 1000)::float8) ORDER BY h.recorded_at, h.id), '[]')::text
             FROM score_history h
@@ -44,6 +44,7 @@ export interface ScoredRow {
 }
 
 interface FactsRow extends ScoredRow {
+  change_version: number;
   first_ms: number | null;
   history: string;
 }
@@ -76,5 +77,6 @@ export function toCompanyFacts(row: unknown): CompanyFacts {
     ...scoredFields(r),
     history: (JSON.parse(r.history) as HistoryRow[]).map(([score, at]) => [Number(score), Number(at)]),
     firstRecordedAt: r.first_ms === null ? null : Number(r.first_ms),
+    changeVersion: Number(r.change_version),
   };
 }

@@ -71,6 +71,8 @@ export interface CompanyFacts extends Omit<ScoredCompany, 'scannedAt'> {
   history: HistoryRow[];
   /** When its first score was recorded (ms), null without history. */
   firstRecordedAt: number | null;
+  /** The row's change version as read (catch-up.ts); absent in facts not read from the database. */
+  changeVersion?: number;
 }
 
 type ListName = 'score' | 'company' | 'scanned' | 'category:asc' | 'category:desc';

@@ -1,6 +1,7 @@
 // Every database read of the leaderboard side, in one place.
 import type { Db } from '@arl/db';
 import { scanDetailSql } from '../scans/detail';
+import type { ChangedRow } from './catch-up';
 import { companyFactsQuery, SCORED_COLUMNS, SCORED_FROM, scoredFields, toCompanyFacts, type ScoredRow } from './company-facts';
 import type { CompanyFacts } from './live-index';
 import { WEEK_MS, type HistoryFacts, type HistoryRow, type ScoredCompany } from './ranking';
@@ -81,6 +82,21 @@ export class LeaderboardRepository {
     const { sql, params } = companyFactsQuery(ids, now);
     const { rows } = await this.db.executeSql(sql, params);
     return rows.map(toCompanyFacts);
+  }
+
+  /** The highest company change version committed (catch-up.ts: the mark a load starts from). */
+  async maxChangeVersion(): Promise<number> {
+    const { rows } = await this.db.executeSql(`SELECT COALESCE(max(change_version), 0)::float8 AS v FROM companies`);
+    return Number(rows[0].v);
+  }
+
+  /** Companies changed past `version`, by version (at most `limit` rows: a caller seeing `limit` rows reloads). */
+  async changedSince(version: number, limit: number): Promise<ChangedRow[]> {
+    const { rows } = await this.db.executeSql(
+      `SELECT id::text AS id, change_version::float8 AS v FROM companies WHERE change_version > $1::bigint ORDER BY change_version LIMIT $2::int`,
+      [version, limit],
+    );
+    return rows.map((r: { id: string; v: number }) => ({ id: r.id, version: Number(r.v) }));
   }
 
   /** The layers and checks of these scans (JSON text, see scans/detail.ts), for the in-memory copy. */

@@ -4,6 +4,7 @@
 import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
 import type { ChangeFeed, LeaderboardChange } from '../changes';
 import type { RecordedRanks } from '../reports/record-rank';
+import { ChangeWatermark, MAX_CATCH_UP_ROWS } from './catch-up';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { LiveIndex, type CompanyFacts, type Item } from './live-index';
 import { keyOf, SORTS, type Order, type Population, type SortKey } from './ranking';
@@ -21,6 +22,23 @@ export interface LeaderboardServiceOptions {
   changes: ChangeFeed;
   cursorSecret: string;
   clock?: () => Date;
+  /**
+   * How often to look for changes no notification brought (catch-up.ts), in ms; 0: never (one process holds the
+   * embedded database and hears every change it makes). Catch-ups also run after every (re)connection of the feed.
+   */
+  checkEveryMs?: number;
+}
+
+/** Where this process's index stands against the database (readiness and /metrics). */
+export interface Freshness {
+  /** An index is loaded (a worker-only process never loads one: it answers no reads). */
+  loaded: boolean;
+  /** When the last check against the database succeeded (ms since the epoch; the load counts), null: never. */
+  lastCheckAt: number | null;
+  /** Companies that a check found changed and no notification had brought (since start). */
+  missed: number;
+  /** Checks that failed (the database did not answer) since start. */
+  failedChecks: number;
 }
 
 export class LeaderboardService {
@@ -42,11 +60,19 @@ export class LeaderboardService {
   /** Full loads done (tests assert that a change did not cause one). */
   loads = 0;
   private closed = false;
+  private readonly watermark = new ChangeWatermark();
+  private checking: Promise<void> | null = null;
+  private checkTimer: NodeJS.Timeout | null = null;
+  private readonly fresh: Freshness = { loaded: false, lastCheckAt: null, missed: 0, failedChecks: 0 };
 
   constructor(private readonly options: LeaderboardServiceOptions) {
     this.cursors = new CursorCodec(options.cursorSecret);
     this.clock = options.clock ?? (() => new Date());
     this.unsubscribe = options.changes.subscribe((change) => this.apply(change));
+    if (options.checkEveryMs) {
+      this.checkTimer = setInterval(() => void this.catchUp().catch(() => undefined), options.checkEveryMs);
+      this.checkTimer.unref();
+    }
   }
 
   /**
@@ -62,13 +88,53 @@ export class LeaderboardService {
       case 'reload':
         return this.invalidate();
       case 'resync':
-        // Reads keep the current index while the new one loads (they would only miss what was missed anyway).
-        if (this.index) void this.load().catch(() => undefined);
-        return;
+        // The feed (re)connected: what was missed meanwhile is read before the feed is trusted again. Reads keep the
+        // current index meanwhile. Without an index there is nothing to catch up (the first read loads one).
+        return this.catchUp();
     }
   }
 
+  /**
+   * Applies the changes committed that this process has not applied (catch-up.ts): the companies changed past the
+   * low-water mark whose versions no notification brought, or a full reload when too many changed. Single flight.
+   * Rejects when the database does not answer (the feed stays untrusted, the next check tries again).
+   */
+  catchUp(): Promise<void> {
+    if (!this.index || this.closed) return Promise.resolve();
+    this.checking ??= this.check().finally(() => {
+      this.checking = null;
+    });
+    return this.checking;
+  }
+
+  private async check(): Promise<void> {
+    const started = Date.now();
+    try {
+      const rows = await this.options.repository.changedSince(this.watermark.low(started), MAX_CATCH_UP_ROWS + 1);
+      const plan = this.watermark.plan(rows);
+      if (plan.reload) {
+        await this.load();
+        return;
+      }
+      if (plan.missed.length > 0) {
+        this.fresh.missed += plan.missed.length;
+        this.applyFacts(await this.options.repository.companyFacts(plan.missed, this.clock()));
+      }
+      this.watermark.checked(rows, started);
+      this.fresh.lastCheckAt = started;
+    } catch (err) {
+      this.fresh.failedChecks++;
+      throw err;
+    }
+  }
+
+  /** Where this process's index stands against the database. */
+  freshness(): Freshness {
+    return { ...this.fresh, loaded: this.index !== null };
+  }
+
   private applyFacts(facts: CompanyFacts[]): void {
+    for (const f of facts) this.watermark.heard(f.changeVersion);
     if (this.loading) this.heardDuringLoad.push(...facts);
     const index = this.index;
     if (!index) return;
@@ -100,6 +166,7 @@ export class LeaderboardService {
 
   close(): void {
     this.closed = true;
+    if (this.checkTimer) clearInterval(this.checkTimer);
     this.unsubscribe();
   }
 
@@ -152,8 +219,14 @@ export class LeaderboardService {
 
   private async rebuild(): Promise<LiveIndex> {
     const now = this.clock();
+    const started = Date.now();
+    // Read before the companies: a change committed after this is read by the load or found by the next check.
+    const version = await this.options.repository.maxChangeVersion();
+    const visible = await this.options.repository.changedSince(ChangeWatermark.loadLow(version), MAX_CATCH_UP_ROWS);
     const [companies, history] = await Promise.all([this.options.repository.scoredCompanies(), this.options.repository.historyFacts(now)]);
     this.loads++;
+    this.watermark.loaded(version, visible, started);
+    this.fresh.lastCheckAt = started;
     return LiveIndex.load(companies, history, now);
   }
 

@@ -1,12 +1,13 @@
 // "Scan X or journey Y moved": a NOTIFY sent inside the writer's transaction, so listeners hear it once the change
-// is committed and readable, in every process. PostgreSQL: a dedicated LISTEN connection (reconnecting); PGlite:
+// is committed and readable, in every process. PostgreSQL: a dedicated LISTEN connection (listen-connection.ts:
+// reconnecting for as long as the process lives, then RESYNC to every listener); PGlite:
 // the embedded database's own LISTEN (one process owns it). The change feed of changes.ts stays what it is (the
 // leaderboard's data changed); progress is far more frequent and must not drop the ranked snapshot.
 import { EventEmitter } from 'node:events';
-import pg from 'pg';
 import { listenEmbedded, type Db } from '@arl/db';
 import type { Logger } from 'pino';
 import type { Tx } from '../jobs/queue';
+import { ListenConnection, type ListenStatus } from '../listen-connection';
 
 export type ProgressTopic = `scan:${string}` | `journey:${string}`;
 
@@ -25,8 +26,8 @@ export async function notifyProgress(tx: Pick<Tx, '$executeRawUnsafe'>, topic: P
 export class ProgressFeed {
   private readonly emitter = new EventEmitter();
   private stopListening: (() => Promise<void>) | null = null;
-  private client: pg.Client | null = null;
-  private closed = false;
+  private connection: ListenConnection | null = null;
+  private readonly startedAt = Date.now();
 
   private constructor(private readonly db: Db, private readonly logger: Logger) {
     this.emitter.setMaxListeners(0);
@@ -62,10 +63,9 @@ export class ProgressFeed {
   }
 
   async close(): Promise<void> {
-    this.closed = true;
     this.emitter.removeAllListeners();
     await this.stopListening?.().catch(() => undefined);
-    await this.client?.end().catch(() => undefined);
+    await this.connection?.close();
   }
 
   private emit(payload: string): void {
@@ -76,33 +76,21 @@ export class ProgressFeed {
   }
 
   private async connect(channel: string): Promise<void> {
-    const client = new pg.Client({ connectionString: this.db.connectionString! });
-    client.on('notification', (msg) => this.emit(msg.payload ?? ''));
-    client.on('error', (err) => {
-      this.logger.warn({ err }, 'progress feed connection lost; reconnecting');
-      this.client = null;
-      void client.end().catch(() => undefined);
-      this.retry(channel);
+    this.connection = new ListenConnection({
+      connectionString: this.db.connectionString!,
+      channel,
+      logger: this.logger,
+      onPayload: (payload) => this.emit(payload),
+      // Notifications sent while disconnected are lost: every listener reads its state again.
+      onReconnected: async () => {
+        this.emitter.emit(RESYNC);
+      },
     });
-    try {
-      await client.connect();
-      await client.query(`LISTEN "${channel}"`);
-    } catch (err) {
-      await client.end().catch(() => undefined);
-      throw err;
-    }
-    this.client = client;
-    if (this.closed) await client.end().catch(() => undefined);
+    await this.connection.start();
   }
 
-  private retry(channel: string): void {
-    if (this.closed) return;
-    setTimeout(() => {
-      this.connect(channel).then(
-        // Notifications sent while disconnected are lost: every listener reads its state again.
-        () => this.emitter.emit(RESYNC),
-        () => this.retry(channel),
-      );
-    }, 1000).unref();
+  /** Whether progress notifications are heard now (/metrics); always live on the embedded database. */
+  status(): ListenStatus {
+    return this.connection?.status() ?? { state: 'live', since: this.startedAt, reconnects: 0 };
   }
 }
