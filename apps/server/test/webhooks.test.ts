@@ -213,6 +213,39 @@ test.each([
   expectErrorBody(await request(t.leaderboardUrl).post('/v1/leaderboard/webhooks').send(body), status, code);
 });
 
+describe('a refused URL is explained in terms of webhooks and their deliveries, not of scanning', () => {
+  const refusal = async (base: string, url: string) => {
+    const res = await request(base).post('/v1/leaderboard/webhooks').send({ url, domain: 'a.com', events: ['scan.ended'] });
+    expectErrorBody(res, 422, 'webhook_url_refused');
+    expect(res.body.message).not.toMatch(/scan/i);
+    return res.body.message as string;
+  };
+
+  test('scheme, credentials and a name that does not resolve', async () => {
+    expect(await refusal(t.leaderboardUrl, 'ftp://hooks.example.com/x')).toBe('Webhooks are delivered over http or https only, not ftp.');
+    expect(await refusal(t.leaderboardUrl, 'https://user:pw@hooks.example.com/x')).toBe(
+      'A webhook URL cannot carry credentials (user:password@): check the webhook-signature header of each delivery instead.',
+    );
+    expect(await refusal(t.leaderboardUrl, 'https://no-such-host.invalid/x')).toBe(
+      "The webhook URL's host no-such-host.invalid could not be resolved (DNS), so nothing could be delivered to it.",
+    );
+  });
+
+  test('a port other than a web port, and a private address (private networks not allowed); the address is not repeated', async () => {
+    const strict = await startTestServer({ env: { SCAN_ALLOW_PRIVATE_NETWORKS: 'false' }, dbName: 'webhooks_words' });
+    try {
+      expect(await refusal(strict.leaderboardUrl, 'https://hooks.example.com:25/x')).toBe('Port 25 is not a web port; webhooks are delivered to ports 80, 443, 8080 and 8443 only.');
+      const message = await refusal(strict.leaderboardUrl, 'http://localhost/x');
+      expect(message).toBe(
+        "Webhooks are delivered to public addresses only; the webhook URL's host localhost is or resolves to a private, loopback, link-local or reserved address.",
+      );
+      expect(message).not.toMatch(/127\.0\.0\.1|::1/);
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
 describe('SSRF guard (private networks not allowed, the default)', () => {
   test('a loopback URL is refused at subscription (422) and at delivery (nothing reaches it)', async () => {
     const r = await receiver();

@@ -8,6 +8,7 @@ import type { Db } from '@arl/db';
 import { checkScannableUrl, type FetchPolicy } from '@arl/scanner';
 import { ApiError, badRequest, notFound } from '../http/errors';
 import type { TargetResult } from '../scans/target';
+import { webhookNetworkRefusal, webhookUrlRefusal } from './url-rules';
 
 type Subscription = LeaderboardSchemas['WebhookSubscription'];
 type Created = LeaderboardSchemas['WebhookSubscriptionCreated'];
@@ -58,14 +59,15 @@ export class WebhookService {
     if (domain !== null && !/^[a-z0-9.:_-]+$/.test(domain)) {
       throw new ApiError(422, 'invalid_subscription', 'The domain must be a host name such as stripe.com.');
     }
-    // The network check last: a subscription that is wrong anyway costs no DNS lookup.
+    // The network check last: a subscription that is wrong anyway costs no DNS lookup. The refusals are worded for
+    // webhooks (url-rules.ts); the scans' rules then normalize the URL, and agree (the same rules).
+    const allowPrivateNetworks = this.deps.policy.allowPrivateNetworks === true;
+    const refusal = webhookUrlRefusal(input.url, { anyPort: allowPrivateNetworks });
+    if (refusal) throw refused(refusal);
     const normalized = this.deps.normalize(input.url);
-    if (!normalized.ok) throw refused(normalized.reason);
-    const check = await checkScannableUrl(normalized.value.url.href, {
-      allowPrivateNetworks: this.deps.policy.allowPrivateNetworks === true,
-      lookup: this.deps.policy.lookup,
-    });
-    if (!check.ok) throw refused(`${check.reason}.`.replace(/\.\.$/, '.'));
+    if (!normalized.ok) throw refused('Webhooks are delivered to absolute http or https URLs only.');
+    const check = await checkScannableUrl(normalized.value.url.href, { allowPrivateNetworks, lookup: this.deps.policy.lookup });
+    if (!check.ok) throw refused(webhookNetworkRefusal(check, normalized.value.url.hostname));
 
     const token = `whk_${randomBytes(32).toString('base64url')}`;
     const secret = `whsec_${randomBytes(32).toString('base64')}`;
