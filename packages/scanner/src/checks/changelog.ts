@@ -23,11 +23,19 @@ const SAMPLE = 'Judged over the page sample (up to SCAN_MAX_PAGES pages: the sit
 
 /** Issue 29: a site's own words count, a WAF's do not. */
 const REFUSAL_SOURCE = 'RFC 9309 (robots.txt); RFC 9421, draft-ietf-webbotauth-httpsig-protocol-01 (Web Bot Auth)';
+/** Issue 29: the soft-404 control probe (gather/soft-404.ts). */
+const SOFT_404 = 'Each scan asks for a random path that cannot exist, the way it asked for each document it found; a document answering like it (same status, same media type, a near-identical body once the paths are removed: equal, or within 5 % of its length with at least 90 % of its words shared) is not there, and the evidence says it is a soft 404. The same holds for every document a check reads.';
+const SOFT_404_SOURCE = 'RFC 9110 §15.5.5 (404 Not Found); afdocs#29 (a 200 text/markdown error page)';
 
 export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
   {
     version: '2026.11.27',
     changes: [
+      { check: 'llms-txt', change: 'changed', summary: SOFT_404, source: SOFT_404_SOURCE },
+      { check: 'llms-txt-linked', change: 'changed', summary: `${SOFT_404} A soft-404 llms.txt is no llms.txt to link to (not applicable).`, source: SOFT_404_SOURCE },
+      { check: 'llms-full-txt', change: 'changed', summary: SOFT_404, source: SOFT_404_SOURCE },
+      { check: 'markdown-negotiation', change: 'changed', summary: `${SOFT_404} A sampled page whose markdown answer is the soft 404 counts as a page without markdown; not judged at the home page of a site that serves its home page at every path.`, source: SOFT_404_SOURCE },
+      { check: 'pricing-readable', change: 'changed', summary: `${SOFT_404} A soft-404 pricing page is no pricing page, so it does not make the site a shop.`, source: SOFT_404_SOURCE },
       { check: 'ai-agents-not-blocked', change: 'changed', summary: 'A site that refuses AI agents itself (robots.txt disallows the home page for every AI search and user-fetch agent, and every AI agent\'s request is refused, signed with Web Bot Auth or not) fails with that evidence even when a challenge hides its home page; such a scan is scored and ranked with its score held at 0 instead of ending failed. A challenge without the site\'s own refusal still ends the scan failed and unranked.', source: REFUSAL_SOURCE },
     ],
   },
@@ -48,6 +56,11 @@ export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
       { check: 'markdown-negotiation', change: 'changed', summary: `${SAMPLE} Replaces the sample of 3 sitemap pages.`, source: 'RFC 9110 §12.5.1 (Accept), §12.5.5 (Vary)' },
       { check: 'webmcp', change: 'changed', summary: 'Passes when any sampled page declares WebMCP tools (a search or checkout page, not only the home page); the evidence gives the share.', source: 'WebMCP (W3C Web Machine Learning CG draft)' },
       { check: 'no-bot-challenge', change: 'changed', summary: 'Recognises AWS WAF, Imperva, Akamai and Vercel challenges besides Cloudflare, DataDome and PerimeterX/HUMAN; says when a site challenges an unsigned request but lets our Web Bot Auth signed one through.', source: 'RFC 9421; draft-ietf-webbotauth-httpsig-protocol-01' },
+      { check: 'llms-txt', change: 'changed', summary: SOFT_404, source: SOFT_404_SOURCE },
+      { check: 'llms-txt-linked', change: 'changed', summary: `${SOFT_404} A soft-404 llms.txt is no llms.txt to link to (not applicable).`, source: SOFT_404_SOURCE },
+      { check: 'llms-full-txt', change: 'changed', summary: SOFT_404, source: SOFT_404_SOURCE },
+      { check: 'markdown-negotiation', change: 'changed', summary: `${SOFT_404} A sampled page whose markdown answer is the soft 404 counts as a page without markdown; not judged at the home page of a site that serves its home page at every path.`, source: SOFT_404_SOURCE },
+      { check: 'pricing-readable', change: 'changed', summary: `${SOFT_404} A soft-404 pricing page is no pricing page, so it does not make the site a shop.`, source: SOFT_404_SOURCE },
       { check: 'ai-agents-not-blocked', change: 'changed', summary: 'A rate limit met by an agent view (429, or 503 with Retry-After) is load, not a policy against agents: that view is left out, couldnt_check if none is left.', source: BLOCKS },
       { check: 'honest-429', change: 'changed', summary: 'A WAF challenge answered with 429 (x-vercel-mitigated, cf-mitigated) is not the site\'s rate limit and is not judged.', source: BLOCKS },
       { check: 'sitemap', change: 'changed', summary: UNREAD, source: BLOCKS },

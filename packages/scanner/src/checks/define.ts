@@ -65,7 +65,10 @@ export function excerpt(text: string, max = 240): string {
   return `${clean.slice(0, end)}…`;
 }
 
-/** A fetch that failed on our side is never the site's fault: the check cannot say anything. */
+/**
+ * A document no check can judge on its content: a fetch that failed on our side is never the site's fault (couldnt_check);
+ * endless redirects and a soft 404 are the site's doing (failed).
+ */
 export function unreachable(doc: FetchedDoc | null | undefined, what: string): CheckOutcome | null {
   if (!doc) return outcome('couldnt_check', `${what} was not fetched`);
   // Endless redirects are the site's doing, unlike timeouts or DNS trouble on our side.
@@ -77,6 +80,8 @@ export function unreachable(doc: FetchedDoc | null | undefined, what: string): C
   // A challenge or a rate limit stood in front of the document: the site may well have it.
   const block = blockOf(doc);
   if (block) return outcome('couldnt_check', `Couldn't check ${what}: we met ${block.reason}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}) });
+  // The site answers this path as it answers one that cannot exist: the document is not there (gather/soft-404.ts).
+  if (doc.softNotFound) return outcome('failed', `${what} is not there: ${doc.softNotFound}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}) });
   return null;
 }
 
@@ -92,7 +97,7 @@ export function undecided(docs: ReadonlyArray<FetchedDoc | null | undefined>, qu
 }
 
 export function isOk(doc: FetchedDoc | null | undefined): doc is FetchedDoc {
-  return Boolean(doc && doc.status !== null && doc.status >= 200 && doc.status < 300 && !doc.error && !blockOf(doc));
+  return Boolean(doc && doc.status !== null && doc.status >= 200 && doc.status < 300 && !doc.error && !blockOf(doc) && !doc.softNotFound);
 }
 
 export function looksLikeHtml(doc: FetchedDoc): boolean {

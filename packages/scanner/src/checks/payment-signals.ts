@@ -1,5 +1,6 @@
 import type { Artifacts, FetchedDoc } from '../gather/artifacts';
 import { parseJsonObject } from '../util/json';
+import { openApiSpecOf } from '../util/openapi-document';
 import { isOk } from './define';
 
 /**
@@ -71,7 +72,7 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 export function declaredPayments(a: Artifacts): DeclaredPayment[] {
   const found: DeclaredPayment[] = [];
   for (const doc of a.openapi) {
-    const spec = isOk(doc) ? parseJsonObject(doc.body) : null;
+    const spec = isOk(doc) ? openApiSpecOf(doc) : null;
     const paths = spec?.paths;
     if (!paths || typeof paths !== 'object') continue;
     for (const [path, operations] of Object.entries(paths as Record<string, Record<string, unknown>>)) {

@@ -3,6 +3,7 @@ import type { HtmlSummary } from '../util/html-summary';
 import { jsonLdTypes } from '../util/html-summary';
 import { parseJsonObject } from '../util/json';
 import { parseLinkHeader } from '../util/link-header';
+import { isJudgedOpenApi, openApiDocumentOf, openApiSpecOf } from '../util/openapi-document';
 import { isOk } from './define';
 import { declaresMpp, declaresX402, paymentAuthChallenges, x402Challenges } from './payment-signals';
 
@@ -143,7 +144,7 @@ export function needsSignIn(a: Artifacts): boolean {
   if ((a.homeHtml?.links ?? []).some((l) => ACCOUNT_TEXT.test(l.text) || ACCOUNT_PATH.test(safePath(l.href)))) return true;
   if (isOk(a.wellKnown.oauthAuthorizationServer) || isOk(a.wellKnown.openidConfiguration)) return true;
   return a.openapi.some((d) => {
-    const spec = isOk(d) ? parseJsonObject(d.body) : null;
+    const spec = isOk(d) ? openApiSpecOf(d) : null;
     const schemes = (spec?.components as { securitySchemes?: Record<string, { type?: unknown }> } | undefined)?.securitySchemes ?? (spec?.securityDefinitions as Record<string, { type?: unknown }> | undefined);
     return Object.values(schemes ?? {}).some((s) => s?.type === 'oauth2' || s?.type === 'openIdConnect');
   });
@@ -154,11 +155,8 @@ export function isProductSite(a: Artifacts): boolean {
   return hasCommerce(a) || hasApiSurface(a) || a.mcp !== null || (a.homeHtml?.links ?? []).some((l) => /sign ?up|get started|free trial|create (an )?account/i.test(l.text));
 }
 
+/** The version of a readable OpenAPI document (JSON or YAML) we judge: Swagger 2.0, OpenAPI 3.0 or 3.1 with paths. */
 export function validOpenApi(doc: FetchedDoc): string | null {
-  const spec = parseJsonObject(doc.body);
-  if (!spec) return null;
-  const version = typeof spec.openapi === 'string' ? spec.openapi : typeof spec.swagger === 'string' ? spec.swagger : null;
-  if (!version || !/^(3\.[01]|2\.0)/.test(version)) return null;
-  if (!spec.paths || typeof spec.paths !== 'object') return null;
-  return version;
+  const reading = openApiDocumentOf(doc);
+  return isJudgedOpenApi(reading) ? reading.version : null;
 }

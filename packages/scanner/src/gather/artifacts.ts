@@ -14,6 +14,8 @@ export interface FetchedDoc {
   error: { code: string; message: string } | null;
   /** Set when the answer is a challenge, a bot wall or a rate limit rather than the document (see block-signals.ts). */
   block?: BlockSignal | null;
+  /** Set when the site answers this path as it answers a path that cannot exist (a soft 404, see soft-404.ts): why, in words. */
+  softNotFound?: string | null;
 }
 
 export type AgentFamily = 'training' | 'search' | 'user';

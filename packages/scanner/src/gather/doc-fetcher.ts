@@ -11,6 +11,8 @@ export interface DocRequest {
 /** Fetches each (URL, headers) once per scan and turns every outcome, including failures, into a FetchedDoc. */
 export class DocFetcher {
   private readonly cache = new Map<string, Promise<FetchedDoc>>();
+  /** How each document was asked for, so a control probe can ask for a path that cannot exist the same way (soft-404.ts). */
+  private readonly requests = new WeakMap<FetchedDoc, DocRequest>();
   readonly seen: FetchedDoc[] = [];
 
   constructor(private readonly fetch: GuardedFetch) {}
@@ -31,7 +33,13 @@ export class DocFetcher {
     // A dropped connection is often a blip: one retry keeps flaky networks from turning into couldnt_check.
     const doc = first.status === null && first.error?.code === 'network' ? await this.attempt(url, method, headers) : first;
     this.seen.push(doc);
+    this.requests.set(doc, { method: method as DocRequest['method'], headers });
     return doc;
+  }
+
+  /** The request a document answered; undefined for a document this fetcher did not fetch. */
+  requestOf(doc: FetchedDoc): DocRequest | undefined {
+    return this.requests.get(doc);
   }
 
   private async attempt(url: string, method: string, headers: Record<string, string>): Promise<FetchedDoc> {

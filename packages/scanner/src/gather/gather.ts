@@ -1,6 +1,5 @@
 import { summarizeHtml } from '../util/html-summary';
 import { parseJson } from '../util/json';
-import { parseLinkHeader } from '../util/link-header';
 import type { GuardedFetch } from '../fetch/guarded-fetch';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
@@ -11,6 +10,7 @@ import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked
 import { mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
 import { A2A_AGENT_CARD_TYPES, followCatalogEntries, MCP_SERVER_CARD_TYPE } from './ai-catalog-entries';
 import { gatherMcpSession } from './mcp-session';
+import { fetchOpenApi, paymentProbeUrl, validateFetchedOpenApi } from './openapi';
 import { DEFAULT_MAX_PAGES, pageCandidates, samplePages } from './page-sample';
 import { fetchScannerView, markScannerRefusals, scannerViewDifference } from './ua-comparison';
 
@@ -103,14 +103,12 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       a.agentCardKeys = await fetchAgentCardKeys(fetcher, a);
     })(),
     (async () => {
-      const linked = parseLinkHeader(a.home?.headers.link ?? '', a.home?.finalUrl ?? target)
-        .filter((l) => l.rel.includes('service-desc'))
-        .map((l) => l.href);
-      const candidates = [...new Set([...linked.slice(0, 2), at('/openapi.json'), at('/swagger.json')])];
-      a.openapi = await Promise.all(candidates.map((u) => fetcher.get(u, { headers: { accept: 'application/json,application/openapi+json,*/*;q=0.5' } })));
+      await fetchOpenApi(fetcher, a);
+      const validation = validateFetchedOpenApi(a);
       const probe = paymentProbeUrl(a.openapi, a.origin);
       if (probe) a.paymentProbe = await fetcher.get(probe, { headers: { accept: 'application/json' } });
       a.linkedPaymentProbes = await probeLinkedPayments(fetcher, a);
+      await validation;
     })(),
     (async () => {
       a.scripts = await fetchPageScripts(fetcher, a);
@@ -274,18 +272,4 @@ export function sitemapLines(robots: FetchedDoc | null): string[] {
     }
   }
   return urls;
-}
-
-function paymentProbeUrl(docs: FetchedDoc[], origin: string): string | null {
-  for (const doc of docs) {
-    if (doc.status !== 200) continue;
-    const spec = parseJson(doc.body) as { paths?: Record<string, Record<string, { responses?: Record<string, unknown> }>> } | undefined;
-    if (!spec?.paths || typeof spec.paths !== 'object') continue;
-    for (const [path, operations] of Object.entries(spec.paths)) {
-      if (path.includes('{')) continue;
-      const get = operations?.get;
-      if (get?.responses && Object.prototype.hasOwnProperty.call(get.responses, '402')) return new URL(path, origin).href;
-    }
-  }
-  return null;
 }

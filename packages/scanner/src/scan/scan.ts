@@ -20,6 +20,7 @@ import { summarizeHtml } from '../util/html-summary';
 import { CATALOG_VERSION } from '../version';
 import { blockOf, failOnBlocks } from '../gather/block-signals';
 import { DEFAULT_MAX_PAGES } from '../gather/page-sample';
+import { judgeSoftNotFound } from '../gather/soft-404';
 import { causeForBlockedHome, causeForFetchError, causeForRefusal, causeForUnreadHome } from './causes';
 import { describeRefusal, refusalInWords, siteRefusal } from '../checks/access/site-refusal';
 import { siteNameOf } from './site-name';
@@ -141,7 +142,13 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     options.logger?.debug({ url, kind, homeStatus: home.status }, 'target kind detected');
 
     progress('gathering');
-    await withinBudget(kind === 'website' ? gatherWebsite(ctx, artifacts) : gatherMcpTarget(ctx, artifacts));
+    // A website's found documents are then held against what it answers for a path that cannot exist (soft 404s).
+    const gatherAll = async (): Promise<void> => {
+      if (kind !== 'website') return gatherMcpTarget(ctx, artifacts);
+      await gatherWebsite(ctx, artifacts);
+      await judgeSoftNotFound(fetcher, artifacts);
+    };
+    await withinBudget(gatherAll());
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
 
     options.logger?.debug({ url, requests: fetcher.seen.length, failedRequests: fetcher.seen.filter((d) => d.status === null).length }, 'evidence gathered');

@@ -4,10 +4,13 @@ import { mcpEndpointFromCard, serverNameFromCard } from '../../gather/mcp-discov
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import { MODERN_REVISION } from '../../gather/mcp-modern';
 import { verifyAgentCardSignature } from './agent-card-signature';
+import { listMissing, readA2aCard } from './a2a-card-fields';
 import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
+import type { CheckOutcome } from '../types';
+import { openApiDocumentOf, readableOperations } from '../../util/openapi-document';
 
 const DISCOVERY_RELS = ['api-catalog', 'service-desc', 'service-doc', 'describedby'];
 
@@ -60,21 +63,38 @@ export const openApi = defineCheck({
   layer: 'discovery',
   tier: 'recommended',
   appliesTo: WEBSITE,
-  description: 'A valid OpenAPI (3.x) or Swagger (2.0) document at /openapi.json, /swagger.json or the Link service-desc target.',
-  fix: 'Publish your API description at /openapi.json and link it with Link: </openapi.json>; rel="service-desc".',
+  description:
+    'A valid OpenAPI (3.x) or Swagger (2.0) document, JSON or YAML (read by content, not by extension), at /openapi.json, /swagger.json or the Link service-desc target. It is judged by a reference validator (swagger-parser: the OpenAPI JSON Schemas and its semantic checks, references inside the document only): a document it rejects is a warning naming the first problems, and fails when no operation can be read from it.',
+  fix: 'Publish your API description at /openapi.json (or YAML) and link it with Link: </openapi.json>; rel="service-desc"; check it with a validator (swagger-parser, Redocly) so every $ref resolves and the document matches its OpenAPI version.',
   evaluate(a) {
     if (!hasApiSurface(a)) return undecided(a.openapi, 'whether the site has an API') ?? outcome('not_applicable', 'The site shows no API (no API links, service-desc or api-catalog)');
     const valid = a.openapi.find((d) => isOk(d) && validOpenApi(d) !== null);
-    if (valid) return outcome('passed', `OpenAPI ${validOpenApi(valid)} document found`, docEvidence(valid, 'body'));
+    if (valid) return judgedOpenApi(a, valid);
     const unread = undecided(a.openapi, 'whether the site publishes an OpenAPI description');
     if (unread) return unread;
     const answered = a.openapi.filter((d) => d.status !== null);
     if (answered.length === 0) return unreachable(a.openapi[0] ?? null, 'the OpenAPI document')!;
     const invalid = answered.find((d) => d.status === 200);
-    if (invalid) return outcome('failed', 'An OpenAPI location answers 200 but the document is not valid OpenAPI JSON', docEvidence(invalid, 'body'));
+    if (invalid) return outcome('failed', 'An OpenAPI location answers 200 but the document is not OpenAPI 2.0, 3.0 or 3.1 in JSON or YAML', docEvidence(invalid, 'body'));
     return outcome('failed', `No OpenAPI document at ${answered.map((d) => d.url).join(', ')}`, docEvidence(answered[0]));
   },
 });
+
+/** A readable document, by what the reference validator said of it (no verdict, e.g. hand-made evidence: not held against it). */
+function judgedOpenApi(a: Artifacts, doc: FetchedDoc): CheckOutcome {
+  const reading = openApiDocumentOf(doc)!;
+  const name = `${reading.version?.startsWith('2') ? 'Swagger' : 'OpenAPI'} ${reading.version}${reading.format === 'yaml' ? ' (YAML)' : ''}`;
+  const validation = a.openapiValidation?.find((v) => v.url === doc.url);
+  if (!validation || validation.status !== 'invalid') {
+    const note = validation?.status === 'not_validated' ? '; the reference validator could not finish on it, so it was not judged against the schema' : '';
+    return outcome('passed', `${name} document found${note}`, docEvidence(doc, 'body'));
+  }
+  const more = validation.errorCount > validation.errors.length ? ` (and ${validation.errorCount - validation.errors.length} more)` : '';
+  const problems = `${validation.errors.join('; ')}${more}`;
+  const operations = readableOperations(reading.spec);
+  if (operations === 0) return outcome('failed', `${name} document that a reference validator (swagger-parser) rejects, and no operation can be read from it: ${problems}`, docEvidence(doc, 'body'));
+  return outcome('warning', `${name} document with ${operations} operation(s), but a reference validator (swagger-parser) rejects it: ${problems}`, docEvidence(doc, 'body'));
+}
 
 /** The first readable card: /.well-known/mcp/server-card.json, the legacy /.well-known/mcp.json, then catalog or endpoint cards. */
 function serverCard(a: Artifacts): FetchedDoc | null {
@@ -207,13 +227,25 @@ export const a2aAgentCard = defineCheck({
     const bad = signatures.find((s) => s.status === 'invalid');
     if (bad) return outcome('failed', `The agent card's signature is not valid (A2A 1.0 §8.4): ${bad.detail}`, docEvidence(doc, 'body'));
     const signed = signatures.length === 0 ? '' : `; signature: ${signatures.map((s) => s.detail).join('; ')}`;
-    if (typeof json.name !== 'string' || !Array.isArray(json.skills)) return outcome('warning', `The agent card lacks a name or a skills list${signed}`, docEvidence(doc, 'body'));
-    const interfaces = Array.isArray(json.supportedInterfaces) ? (json.supportedInterfaces as Array<Record<string, unknown>>) : null;
+    // Judged by the fields its declared (or evident) protocol version requires (a2a-card-fields.ts).
+    const reading = readA2aCard(json);
+    const name = typeof json.name === 'string' && json.name.trim() ? `"${json.name.slice(0, 80)}"` : '(no name)';
+    const lacks = reading.missing.length > 0 ? `; it lacks what ${reading.judgedBy === '1.0' ? 'A2A 1.0' : 'A2A 0.3'} requires: ${listMissing(reading.missing)}` : '';
+    if (!reading.reachable) {
+      return outcome('failed', `Agent card ${name}${via} names no endpoint an agent can reach (${reading.judgedBy === '1.0' ? 'no supportedInterfaces entry with a url' : 'no url'}; judged as A2A ${reading.judgedBy}: ${reading.why})${lacks}${signed}`, docEvidence(doc, 'body'));
+    }
     const leftovers = Object.keys(A2A_03_FIELDS).filter((f) => f in json);
     const moved = leftovers.map((f) => `${f} (now ${A2A_03_FIELDS[f]})`).join(', ');
-    if (!interfaces || interfaces.length === 0) return outcome('warning', `Agent card "${json.name}"${via} is in the A2A 0.3 shape: no supportedInterfaces${moved ? `; 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
+    if (reading.judgedBy === '0.3') {
+      const complete = reading.missing.length === 0 ? '; complete for 0.3' : '';
+      return outcome('warning', `Agent card ${name}${via} is in the A2A 0.3 shape (${reading.why}): no supportedInterfaces${complete}${lacks}${moved ? `; 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
+    }
+    const interfaces = Array.isArray(json.supportedInterfaces) ? (json.supportedInterfaces as Array<Record<string, unknown>>) : [];
     const versions = [...new Set(interfaces.map((i) => i?.protocolVersion).filter((v): v is string => typeof v === 'string'))];
-    const summary = `Agent card "${json.name}"${via} (A2A ${versions.join(', ') || 'version unstated'}) with ${json.skills.length} skill(s) and ${interfaces.length} interface(s)`;
+    const skills = Array.isArray(json.skills) ? json.skills.length : 0;
+    const declared = typeof json.protocolVersion === 'string' ? `${json.protocolVersion.slice(0, 20)} declared` : 'version unstated';
+    const summary = `Agent card ${name}${via} (A2A ${versions.join(', ') || declared}) with ${skills} skill(s) and ${interfaces.length} interface(s)`;
+    if (reading.missing.length > 0) return outcome('warning', `${summary}${lacks}${moved ? `; leftover A2A 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
     if (leftovers.length > 0) return outcome('warning', `${summary}; leftover A2A 0.3 fields: ${moved}${signed}`, docEvidence(doc, 'body'));
     return outcome('passed', `${summary}${signed}`, docEvidence(doc, 'body'));
   },

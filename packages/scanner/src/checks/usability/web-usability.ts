@@ -21,7 +21,8 @@ export const markdownNegotiation = defineCheck({
     if (problem || !doc) return problem!;
     const homeVerdict = pageMarkdown(doc);
     const home = judgeHomeMarkdown(a, doc, homeVerdict);
-    const samples = (a.markdownSamples ?? []).filter(isOk);
+    // A sampled page whose markdown answer is the site's soft 404 is a page without markdown, not an unread one.
+    const samples = (a.markdownSamples ?? []).filter((d) => Boolean(d.softNotFound) || isOk(d));
     if (samples.length === 0) return thinSample(a, home, 1);
     const verdicts = samples.map(pageMarkdown);
     const total = samples.length + 1;
@@ -39,7 +40,7 @@ export const markdownNegotiation = defineCheck({
 /** A pass on fewer than MIN_SAMPLE pages says so and is worth a warning at most (page-share.ts). */
 function thinSample(a: Artifacts, result: CheckOutcome, total: number): CheckOutcome {
   if (!a.pages || total >= MIN_SAMPLE || result.status !== 'passed') return result;
-  const unread = (a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)).length;
+  const unread = (a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)?.status === 'couldnt_check').length;
   if (unread > 0) return outcome('couldnt_check', `Only ${total} of ${total + unread} sampled pages answered the markdown request, fewer than ${MIN_SAMPLE}: too few to judge the site`, { url: result.evidence.url });
   return { ...result, status: 'warning', evidence: { ...result.evidence, detail: `${result.evidence.detail}. Only ${total} page(s) could be sampled, fewer than ${MIN_SAMPLE}: too thin to judge a whole site, so this is at most a warning` } };
 }
