@@ -25,6 +25,16 @@ export function isPublicAddress(address: string): boolean {
   return parsed.range() === 'unicast';
 }
 
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms: this machine. */
+export function isLoopbackAddress(address: string): boolean {
+  try {
+    const parsed = ipaddr.process(stripBrackets(address));
+    return parsed.range() === 'loopback';
+  } catch {
+    return false;
+  }
+}
+
 /** Hostnames here come from the WHATWG URL parser, which already rewrote odd IPv4 spellings to dotted decimal. */
 export function isIpLiteral(hostname: string): boolean {
   return isIP(stripBrackets(hostname)) !== 0;

@@ -7,7 +7,7 @@ import { parseHttpUrl } from './check-scannable-url';
 import { HostLimiter } from './host-limiter';
 import { FetchPolicy, resolveFetchPolicy, ResolvedFetchPolicy } from './policy';
 import { resolvePublicAddress, ResolvedAddress } from './resolve';
-import { isIpLiteral, isPublicAddress, stripBrackets } from './address-policy';
+import { isIpLiteral, isLoopbackAddress, isPublicAddress, stripBrackets } from './address-policy';
 
 export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -76,6 +76,7 @@ export function createGuardedFetch(
       if (!parsed.ok) throw new GuardedFetchError(parsed.code, parsed.reason, url);
       const vetted = await resolve(parsed.url.hostname, url);
       const port = Number(parsed.url.port || (parsed.url.protocol === 'https:' ? 443 : 80));
+      if (policy.loopbackOnly && !isLoopbackAddress(vetted.address)) throw new GuardedFetchError('blocked_address', `${vetted.address} is not a loopback address (loopback only)`, url);
       if (policy.publicPorts && !policy.publicPorts.includes(port) && isPublicAddress(vetted.address)) {
         throw new GuardedFetchError('blocked_address', `Port ${port} of a public host is not fetched (only ${policy.publicPorts.join(', ')})`, url);
       }

@@ -15,9 +15,15 @@ export interface FetchPolicy {
   publicPorts?: readonly number[];
   /** Web Bot Auth: when set, every request (each redirect hop) carries an HTTP Message Signature. */
   signer?: RequestSigner;
+  /**
+   * Fetch loopback addresses only, every redirect hop included (the corpus command and tests: a file served on
+   * loopback may name a sitemap or a key set anywhere, and none of that is fetched). Pair it with a `lookup` that
+   * resolves nothing but loopback names, so no name is even looked up elsewhere.
+   */
+  loopbackOnly?: boolean;
 }
 
-export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'publicPorts' | 'signer'>> & { lookup?: LookupFn; publicPorts?: readonly number[]; signer?: RequestSigner };
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'publicPorts' | 'signer' | 'loopbackOnly'>> & { lookup?: LookupFn; publicPorts?: readonly number[]; signer?: RequestSigner; loopbackOnly?: boolean };
 
 export const DEFAULT_FETCH_POLICY: ResolvedFetchPolicy = {
   allowPrivateNetworks: false,

@@ -1,4 +1,5 @@
 import type { BlockSignal } from './block-signals';
+import type { OpenApiValidation } from './openapi-validation';
 import type { SampledPage } from './page-sample';
 import type { HtmlSummary } from '../util/html-summary';
 import type { TargetKind } from '../types';
@@ -164,6 +165,11 @@ export interface Artifacts {
   llmsFullTxt: FetchedDoc | null;
   wellKnown: Partial<Record<WellKnownName, FetchedDoc>>;
   openapi: FetchedDoc[];
+  /**
+   * The reference validator's verdict on the first readable OpenAPI document (gather/openapi-validation.ts). Undefined
+   * or empty when none was run (evidence assembled by hand): the document is then judged on its shape alone.
+   */
+  openapiValidation?: OpenApiValidation[];
   notFoundProbe: FetchedDoc | null;
   pricing: FetchedDoc | null;
   pricingHtml: HtmlSummary | null;
@@ -206,6 +212,7 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     llmsFullTxt: null,
     wellKnown: {},
     openapi: [],
+    openapiValidation: [],
     notFoundProbe: null,
     pricing: null,
     pricingHtml: null,
