@@ -27,11 +27,17 @@ const REFUSAL_SOURCE = 'RFC 9309 (robots.txt); RFC 9421, draft-ietf-webbotauth-h
 const SOFT_404 = 'Each scan asks for a random path that cannot exist, the way it asked for each document it found; a document answering like it (same status, same media type, a near-identical body once the paths are removed: equal, or within 5 % of its length with at least 90 % of its words shared) is not there, and the evidence says it is a soft 404. The same holds for every document a check reads.';
 const SOFT_404_SOURCE = 'RFC 9110 §15.5.5 (404 Not Found); afdocs#29 (a 200 text/markdown error page)';
 
+/** Issue 29 item 1: shapes met in files real sites publish (test/fixtures/real-shapes/). */
+const LLMS_PREAMBLE = 'A line before the H1 (a generator\'s comment line such as All in One SEO\'s or Rank Math\'s, YAML front matter, an HTML comment) no longer hides the title: the file is read as llmstxt.org\'s parser reads it (the first "# " line before the first "##" section), and the preamble makes it at most a warning that names it.';
+const LLMS_PREAMBLE_SOURCE = 'llmstxt.org (the llms_txt reference parser, miniparse)';
+
 export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
   {
     version: '2026.11.27',
     changes: [
-      { check: 'llms-txt', change: 'changed', summary: SOFT_404, source: SOFT_404_SOURCE },
+      { check: 'openapi', change: 'changed', summary: 'Documents served as YAML are read like JSON ones, by content, not by extension. The first readable document is judged by a reference validator (swagger-parser: the Swagger 2.0 and OpenAPI 3.0 / 3.1 JSON Schemas and its semantic checks; a $ref outside the document is never resolved, fetched or read): a document it rejects is a warning naming the first problems, and fails when no operation can be read from it.', source: 'OpenAPI 3.0.3 and 3.1.0 §4.3 (Format: JSON or YAML); Swagger 2.0; @apidevtools/swagger-parser' },
+      { check: 'a2a-agent-card', change: 'changed', summary: 'Judged by the fields its declared (or evident) protocol version requires: 1.0 (supportedInterfaces with url, protocolBinding and protocolVersion; defaultInputModes, defaultOutputModes; skills with id, name, description, tags) or 0.3 (url, protocolVersion and the same). Missing fields are a warning naming them, a card naming no endpoint fails, and a 0.3 card says whether it is complete for 0.3.', source: 'A2A 1.0 specification/a2a.proto (fields marked REQUIRED); A2A 0.3 specification/json/a2a.json (AgentCard.required)' },
+      { check: 'llms-txt', change: 'changed', summary: `${SOFT_404} ${LLMS_PREAMBLE}`, source: `${SOFT_404_SOURCE}; ${LLMS_PREAMBLE_SOURCE}` },
       { check: 'llms-txt-linked', change: 'changed', summary: `${SOFT_404} A soft-404 llms.txt is no llms.txt to link to (not applicable).`, source: SOFT_404_SOURCE },
       { check: 'llms-full-txt', change: 'changed', summary: SOFT_404, source: SOFT_404_SOURCE },
       { check: 'markdown-negotiation', change: 'changed', summary: `${SOFT_404} A sampled page whose markdown answer is the soft 404 counts as a page without markdown; not judged at the home page of a site that serves its home page at every path.`, source: SOFT_404_SOURCE },
