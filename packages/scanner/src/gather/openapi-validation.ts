@@ -19,6 +19,11 @@ const MAX_ERRORS = 3;
 /** A document whose references expand without end (or a very large one) stops here, unjudged. */
 export const VALIDATION_TIMEOUT_MS = 10_000;
 const WORKER_HEAP_MB = 256;
+/**
+ * An idle thread is ended after this long: it holds some 40 MB with ajv and the schemas loaded, and a process that
+ * loads this module afresh (a test runner, one module registry per file) would otherwise keep one per load.
+ */
+const WORKER_IDLE_MS = 10_000;
 
 /**
  * Runs in a worker thread so that a large document (a 2 MiB specification takes about a second) or one whose $refs
@@ -55,6 +60,7 @@ interface WorkerAnswer {
 }
 
 let worker: Worker | null = null;
+let idleTimer: NodeJS.Timeout | null = null;
 let nextId = 1;
 /** Requests awaiting an answer, with the thread each was sent to (a replaced thread settles only its own). */
 const waiting = new Map<number, { thread: Worker; resolve: (answer: WorkerAnswer | null) => void }>();
@@ -78,8 +84,17 @@ function validatorWorker(): Worker {
     const entry = waiting.get(answer.id);
     waiting.delete(answer.id);
     entry?.resolve(answer);
-    // An idle thread does not keep the process alive.
-    if (![...waiting.values()].some((e) => e.thread === started)) started.unref();
+    // An idle thread does not keep the process alive, and ends after a while.
+    if (![...waiting.values()].some((e) => e.thread === started)) {
+      started.unref();
+      if (idleTimer) clearTimeout(idleTimer);
+      idleTimer = setTimeout(() => {
+        if (worker !== started || [...waiting.values()].some((e) => e.thread === started)) return;
+        worker = null;
+        void started.terminate();
+      }, WORKER_IDLE_MS);
+      idleTimer.unref();
+    }
   });
   const gone = (): void => {
     if (worker === started) worker = null;
@@ -102,6 +117,8 @@ function ask(spec: Record<string, unknown>, timeoutMs: number): Promise<WorkerAn
       return;
     }
     const id = nextId++;
+    if (idleTimer) clearTimeout(idleTimer);
+    idleTimer = null;
     const timer = setTimeout(() => {
       // A document that keeps the validator busy this long is left unjudged, and so is anything queued behind it.
       if (worker === thread) worker = null;
