@@ -37,6 +37,8 @@ export interface Config {
     queueLimit: number;
     /** Milliseconds between rescans of each curated company; null disables rescans. */
     rescanIntervalMs: number | null;
+    /** At most one rescan per company is started by disputes in this many milliseconds; later disputes join it. */
+    disputeRescanIntervalMs: number;
     /** Whether this process runs the job worker (scans, journeys, mail, rescans). */
     inProcessWorker: boolean;
     /** Pages a scan samples at most for page-level checks (home page included). */
@@ -197,6 +199,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       rateLimit: int('SCAN_RATE_LIMIT', 10, 0, 100_000),
       queueLimit: int('SCAN_QUEUE_LIMIT', 1000, 1, 1_000_000),
       rescanIntervalMs: rescanIntervalMs ?? null,
+      // No "off": disputes without it are a rescan button without a limit (issue 28).
+      disputeRescanIntervalMs: duration('DISPUTE_RESCAN_INTERVAL', '1h', 1000, 30 * 86_400_000),
       inProcessWorker: bool('WORKER_IN_PROCESS', true),
       maxPages: int('SCAN_MAX_PAGES', 10, 1, 100),
       signingKey,

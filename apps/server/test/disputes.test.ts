@@ -30,9 +30,13 @@ const fixable: Persona = {
 let sandbox: Sandbox;
 let t: ScanTestServer;
 let scanId: string;
+// The harness's clock: disputes start at most one rescan per company an hour (DISPUTE_RESCAN_INTERVAL), and a test
+// that needs a fresh one moves the clock past it (dispute-rescans.test.ts tests the rule itself).
+let offsetMs = 0;
+const clock = () => new Date(Date.now() + offsetMs);
 beforeAll(async () => {
   sandbox = await startSandbox({ personas: [...PERSONAS, fixable], latencyMs: 5 });
-  t = await startScanTestServer({ sandbox });
+  t = await startScanTestServer({ sandbox, clock });
   await t.db.prisma.feedbackProject.create({ data: { slug: 'leaderboard', name: 'Agent-Readiness Leaderboard', invitation: 'Tell us.', guidance: 'Be factual.' } });
   await t.db.prisma.feedbackProject.create({ data: { slug: 'other', name: 'Another project', invitation: '', guidance: '' } });
   const { data } = await t.client.POST('/v1/leaderboard/scans', { body: { url: sandbox.urlOf('fixable' as PersonaName) } });
@@ -98,6 +102,8 @@ test('a verdict that was right holds; a dispute sent as a plain report with meta
   });
   expect(res.status).toBe(201);
   expect(res.body.message).toMatch(/^Dispute received: check openapi /);
+  // Within the hour of the first dispute's rescan, this one joins it (ended: its outcome is known at once).
+  expect(res.body.message).toContain('It joins the rescan an earlier dispute of fixable.test asked for at ');
   const { rescanId } = await readDispute(res.body.id);
   await t.waitForEnd(rescanId!);
   expect(await readDispute(res.body.id)).toMatchObject({
@@ -114,7 +120,7 @@ test('listCompanyDisputes lists them newest first; the outcome is kept, so a fre
   // Another process (or this one after a restart) has only the database: the same answers.
   const fresh = new DisputeService({
     db: t.db, reports: new ReportService(t.db, () => new Date()), scans: t.runtime.scans, logger: t.runtime.logger,
-    feedbackPublicUrl: t.config.feedbackPublicUrl, publicUrl: t.config.publicUrl,
+    feedbackPublicUrl: t.config.feedbackPublicUrl, publicUrl: t.config.publicUrl, clock, rescanIntervalMs: t.config.scan.disputeRescanIntervalMs,
   });
   expect(await fresh.list('fixable.test')).toEqual(data!.items);
   const rows = await t.db.prisma.verdictDispute.findMany({ orderBy: { receivedAt: 'asc' } });
@@ -124,6 +130,7 @@ test('listCompanyDisputes lists them newest first; the outcome is kept, so a fre
 });
 
 test('the page form (no JavaScript): 303 to the company page, which shows the dispute; the scan page offers the form', async () => {
+  offsetMs += 3_600_000 + 1000; // past the hour of the first dispute's rescan: this dispute starts a new one
   const form = await request(t.leaderboardUrl).post('/companies/fixable.test/disputes').type('form')
     .send({ scanId, checkId: 'robots-txt', observation: 'robots.txt is served; the scan must have timed out.' });
   expect(form.status).toBe(303);

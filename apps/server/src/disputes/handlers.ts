@@ -5,13 +5,12 @@ import type { Request } from 'express';
 import type { FeedbackService } from '../feedback/service';
 import { notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
+import { clientAddress } from '../http/rate-limit';
 import { DISPUTE_PROJECT, disputeReport, type DisputeRequest } from './report-kind';
 import type { DisputeService } from './service';
 
 type FeedbackDisputeOperations = Pick<FeedbackOperations, 'disputeVerdict' | 'getReportDispute'>;
 type LeaderboardDisputeOperations = Pick<LeaderboardOperations, 'listCompanyDisputes' | 'postDisputeForm'>;
-
-const clientOf = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 /** Files a dispute as a feedback report of the service's own project; returns the receipt. */
 async function file(disputes: DisputeService, feedback: FeedbackService, request: DisputeRequest, req: Request, domain?: string) {
@@ -19,7 +18,7 @@ async function file(disputes: DisputeService, feedback: FeedbackService, request
   if (domain !== undefined && target.domain !== domain.toLowerCase()) {
     throw notFound(`Scan ${request.scanId} is not a scan of ${domain}.`);
   }
-  return { target, ...(await feedback.submit(DISPUTE_PROJECT, disputeReport(request, target), clientOf(req))) };
+  return { target, ...(await feedback.submit(DISPUTE_PROJECT, disputeReport(request, target), clientAddress(req))) };
 }
 
 export function feedbackDisputeHandlers(disputes: DisputeService, feedback: FeedbackService): Handlers<FeedbackDisputeOperations> {

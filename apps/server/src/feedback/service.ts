@@ -30,11 +30,12 @@ export interface FeedbackServiceDeps {
 }
 
 /**
- * A kind of report the service acts on: asked before a report is stored (null: not of its kind; an ApiError refuses
- * the report, nothing stored), told after with the receipt, and answering the receipt's message.
+ * A kind of report the service acts on: asked before a report is stored, with the sender's client key (null: not of
+ * its kind; an ApiError refuses the report, nothing stored), told after with the receipt, and answering the
+ * receipt's message.
  */
 export interface ReportHook<T> {
-  beforeReport(slug: string, report: Report): Promise<T | null>;
+  beforeReport(slug: string, report: Report, client: string): Promise<T | null>;
   afterReport(receipt: { id: string; receivedAt: Date; repeat: boolean }, vetted: T): Promise<string>;
 }
 
@@ -81,7 +82,7 @@ export class FeedbackService {
     }
     if (project.signedOnly) await this.checkInvite(project, report.invite);
     const hook = this.deps.hook;
-    const vetted = hook ? await hook.beforeReport(project.slug, report) : null;
+    const vetted = hook ? await hook.beforeReport(project.slug, report, clientKey) : null;
     const stored = await this.deps.repository.insertOrFind(project.id, contentHash(report), JSON.stringify(report), this.deps.clock());
     const repeat = !stored.inserted;
     const message = hook && vetted !== null

@@ -8,6 +8,7 @@
 //
 // A window is `durationSeconds` long and aligned to the epoch; the 429 carries Retry-After = seconds to its end.
 import type { Db } from '@arl/db';
+import type { Request } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { rateLimited } from './errors';
 
@@ -24,6 +25,15 @@ export interface RateLimiterOptions {
 export interface RateLimiter {
   /** Counts one request for `key`; throws ApiError 429 (with Retry-After) when the window is used up. */
   consume(key: string): Promise<void>;
+}
+
+/**
+ * The client a per-client limit counts: the socket's peer address (Express's req.ip; behind a proxy that is the
+ * proxy unless `trust proxy` is set). Both hosts use this one notion, so a limit shared by them (scans: POST
+ * /v1/leaderboard/scans and disputes on the feedback host) counts one client once.
+ */
+export function clientAddress(req: Pick<Request, 'ip' | 'socket'>): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
 }
 
 const PURGE_EVERY_MS = 60_000;

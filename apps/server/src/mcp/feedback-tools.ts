@@ -39,7 +39,7 @@ export function feedbackTools(reader: OpenApiReader, handlers: HandlerMap): Chec
       name: 'dispute_verdict',
       title: 'Dispute a check verdict',
       description:
-        'Says that the leaderboard got a check wrong: give the scanId (from get_company\'s report or get_scan), the checkId (e.g. llms-txt) and an observation of at least 10 characters saying what the site really serves. Files a feedback report of the kind dispute on the "leaderboard" project and starts a rescan of the site. Returns the receipt: keep its id and call get_dispute with it to learn, once the rescan has ended, whether the verdict held or changed. The same dispute sent again returns the first receipt.',
+        'Says that the leaderboard got a check wrong: give the scanId (from get_company\'s report or get_scan), the checkId (e.g. llms-txt) and an observation of at least 10 characters saying what the site really serves. Files a feedback report of the kind dispute on the "leaderboard" project and starts a rescan of the site, or joins the one already asked for (at most one rescan per company per interval, an hour by default; each dispute counts against your scan rate limit, like start_scan). Returns the receipt: keep its id and call get_dispute with it to learn, once the rescan has ended, whether the verdict held or changed. The same dispute sent again returns the first receipt.',
       readOnly: false,
       idempotent: true,
       openWorld: false,

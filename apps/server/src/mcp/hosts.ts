@@ -16,7 +16,7 @@ const INSTRUCTIONS: Record<HostName, string> = {
   leaderboard:
     'Agent-readiness scores of companies. Find a company with search_leaderboard or get_company (by domain); get_company returns its report with evidence and fixes. To score a new URL, call start_scan, then get_scan with waitSeconds until the scan has ended. A verdict you believe wrong is disputed with dispute_verdict on the feedback host\'s MCP server. Errors come back as tool results with isError and {code, message, requestId}.',
   feedback:
-    'Feedback for projects. Read the card with get_feedback_card (this service\'s own project is "leaderboard"), then send one report with send_feedback_report; the same content sent again returns the first receipt. To dispute a check verdict of the leaderboard, call dispute_verdict (it starts a rescan), then get_dispute with the receipt id.',
+    'Feedback for projects. Read the card with get_feedback_card (this service\'s own project is "leaderboard"), then send one report with send_feedback_report; the same content sent again returns the first receipt. To dispute a check verdict of the leaderboard, call dispute_verdict (it starts or joins a rescan of the site), then get_dispute with the receipt id.',
 };
 
 const readers = new Map<HostName, OpenApiReader>();

@@ -4,6 +4,7 @@ import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
 import type { ChangeFeed } from '../changes';
 import type { Config } from '../config';
+import { createRateLimiter } from '../http/rate-limit';
 import { JobQueue } from '../jobs/queue';
 import type { Metrics } from '../metrics/metrics';
 import { defineMailJob } from '../mail/mail-job';
@@ -59,7 +60,12 @@ export function createScanPipeline(deps: {
     if (topic.startsWith('scan:')) views.changed(topic.slice('scan:'.length));
     else if (topic === RESYNC) views.changed(null);
   });
-  const scans = new ScanService({ db, queue: jobs, clock, fetchPolicy, queueLimit: config.scan.queueLimit, views });
+  // One per-client scan limiter per process, shared by every path a client starts scans through (service.ts).
+  const clientLimiter = createRateLimiter(
+    { points: config.scan.rateLimit, durationSeconds: 60, keyPrefix: 'scan-client', message: 'Too many scans from this client; try again in a minute.' },
+    { db },
+  );
+  const scans = new ScanService({ db, queue: jobs, clock, fetchPolicy, queueLimit: config.scan.queueLimit, views, clientLimiter });
   return {
     jobs,
     scans,

@@ -2,22 +2,18 @@
 import type { LeaderboardOperations } from '@arl/contract';
 import { notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
-import { createRateLimiter } from '../http/rate-limit';
+import { clientAddress } from '../http/rate-limit';
 import type { Runtime } from '../runtime';
 
 type ScanOperations = Pick<LeaderboardOperations, 'startScan' | 'getScan'>;
 
 export function scanHandlers(runtime: Runtime): Handlers<ScanOperations> {
-  const limiter = createRateLimiter(
-    { points: runtime.config.scan.rateLimit, durationSeconds: 60, keyPrefix: 'scan-client', message: 'Too many scans from this client; try again in a minute.' },
-    runtime,
-  );
   return {
     async startScan({ req, body }) {
       // A refused URL (422) costs the client nothing: it is vetted before the scan is counted. Vetting costs us at
       // most one DNS lookup, the price of any read, while counting it would let a typo use up the minute.
       const vetted = await runtime.scans.vet(body.url);
-      await limiter.consume(req.ip ?? 'unknown');
+      await runtime.scans.admit(clientAddress(req));
       const result = await runtime.scans.start(vetted, { email: body.email });
       return result.started ? { status: 202, body: result } : { status: 200, body: result };
     },

@@ -1,11 +1,17 @@
 // Submitting and reading scans. The join is atomic in the database: a scan row claims its target through the unique
 // `active_target` column (INSERT ... ON CONFLICT DO NOTHING), so concurrent submissions of one target, in any
 // number of processes, produce exactly one scan and everyone else joins it.
+//
+// Every start a client asks for (POST /v1/leaderboard/scans, the MCP tool start_scan, the pages' forms through
+// them, and disputes) is first counted by `admit` against SCAN_RATE_LIMIT, per client address: one limiter per
+// process, so the two hosts share the count (and with PostgreSQL, every process does). The scheduler's rescans and
+// the demo start scans of their own and are bounded by their own budgets.
 import { randomUUID } from 'node:crypto';
 import type { Db } from '@arl/db';
 import type { LeaderboardSchemas } from '@arl/contract';
 import { checkScannableUrl, type FetchPolicy } from '@arl/scanner';
 import { ApiError, serviceUnavailable } from '../http/errors';
+import type { RateLimiter } from '../http/rate-limit';
 import type { JobQueue, Tx } from '../jobs/queue';
 import { appendEvent } from './events';
 import { SCAN_JOB, type ScanJobPayload } from './scan-job';
@@ -24,6 +30,8 @@ export interface ScanServiceDeps {
   queueLimit: number;
   /** Operation 6's views kept between changes (view-cache.ts); none: every read goes to the database. */
   views?: ScanViewCache;
+  /** Starts asked for by clients, per client (SCAN_RATE_LIMIT); none: not limited. */
+  clientLimiter?: RateLimiter;
 }
 
 const TX = { maxWait: 30_000, timeout: 30_000 };
@@ -57,21 +65,35 @@ export class ScanService {
     return this.start(await this.vet(input.url), input);
   }
 
+  /**
+   * Counts one start (or join) asked for by `client` (its address) against the per-client scan limit; 429 with
+   * Retry-After when its minute is used up. Call it after `vet` (a refused URL costs nothing) and before `start`.
+   */
+  async admit(client: string): Promise<void> {
+    await this.deps.clientLimiter?.consume(client);
+  }
+
   /** Starts or joins the scan of a target `vet` accepted. */
   async start(vetted: ScanTarget, input: { email?: string; origin?: ScanOrigin }): Promise<ScanStart> {
     const { url, target, domain } = vetted;
     const email = input.email?.trim();
+    return this.transact(async (tx) => {
+      const outcome = await this.startOrJoin(tx, { target, url: url.href, domain, email, origin: input.origin ?? 'api' });
+      return outcome && { value: outcome, started: outcome.started };
+    });
+  }
 
+  /**
+   * Runs `work` (which starts or joins through `startOrJoin`) in one transaction, again when it answers null (the
+   * scan it collided with ended between its insert and its read), and wakes the workers when it started a scan.
+   */
+  async transact<T>(work: (tx: Tx) => Promise<{ value: T; started: boolean } | null>): Promise<T> {
     for (let attempt = 0; attempt < 5; attempt += 1) {
-      const outcome = await this.deps.db.prisma.$transaction(
-        (tx) => this.startOrJoin(tx, { target, url: url.href, domain, email, origin: input.origin ?? 'api' }),
-        TX,
-      );
+      const outcome = await this.deps.db.prisma.$transaction(work, TX);
       if (outcome) {
         if (outcome.started) this.deps.queue.notify(SCAN_JOB);
-        return outcome;
+        return outcome.value;
       }
-      // The scan we collided with ended between our insert and our read: try again.
     }
     throw serviceUnavailable('The scan could not be registered; try again.');
   }
