@@ -30,7 +30,8 @@ function run(label, env, extra = []) {
 // builds and drives Chromium: the database under the server changes nothing it proves; the README-command tests run
 // `npm start` and the CLI as a user does, on the quick start's embedded database; the demo and the webhook kill -9
 // test run the built server in a child on its own PGlite DATA_DIR; the generator's own tests touch no server; the OpenAPI lint runs Redocly on the YAML only).
-const ONCE = ['client-in-browser', 'readme-commands', 'demo-watch', 'webhook-process', 'fuzz-generator', 'openapi-lint'];
+// The fault suite starts a PostgreSQL cluster of its own whichever pass runs it: it runs once too.
+const ONCE = ['client-in-browser', 'readme-commands', 'demo-watch', 'webhook-process', 'fuzz-generator', 'openapi-lint', 'fault-suite'];
 
 let status = 0;
 if (only !== 'postgres') status = run('PGlite (embedded)', withoutPostgres);

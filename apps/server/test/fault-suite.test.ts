@@ -28,6 +28,7 @@ let worker: ServiceProcess;
 let apiUrl: string;
 let apiEnv: Record<string, string>;
 let workerEnv: Record<string, string>;
+let workerReady: string;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-faults-'));
 
 const startApi = () => spawnEntry('main.js', apiEnv);
@@ -49,10 +50,15 @@ beforeAll(async () => {
     SCAN_CONCURRENCY: '4',
   };
   apiEnv = { ...common, PORT: String(port), FEEDBACK_PORT: String(await freePort()), WORKER_IN_PROCESS: 'false' };
-  workerEnv = { ...common, METRICS_PORT: String(await freePort()) };
+  const metricsPort = await freePort();
+  workerEnv = { ...common, METRICS_PORT: String(metricsPort) };
+  workerReady = `http://127.0.0.1:${metricsPort}/readyz`;
   api = startApi();
   await waitForOk(`${apiUrl}/readyz`);
   worker = startWorker();
+  // A process that cannot reach PostgreSQL at start-up exits (its supervisor starts it again): the faults begin
+  // once both run.
+  await waitForOk(workerReady);
 });
 
 afterAll(async () => {
@@ -64,8 +70,11 @@ afterAll(async () => {
 });
 
 interface Answer {
+  /** When the request was sent and when its answer (or failure) came. */
   at: number;
+  done: number;
   status: number;
+  what: string;
 }
 
 /** Reads (the list and a company, in turn) and scan submissions at a steady pace until stopped. */
@@ -80,7 +89,7 @@ function startLoad() {
       const at = Date.now();
       const url = i % 2 === 0 ? `${apiUrl}/v1/leaderboard?community=include&limit=100` : `${apiUrl}/v1/leaderboard/companies/fault-site-${i % SITES}.test?community=include`;
       const status = await fetch(url, { signal: AbortSignal.timeout(3_000) }).then(async (r) => (await r.arrayBuffer(), r.status), () => 0);
-      reads.push({ at, status });
+      reads.push({ at, done: Date.now(), status, what: i % 2 === 0 ? 'list' : 'company' });
       await sleep(20);
     }
   })();
@@ -97,7 +106,7 @@ function startLoad() {
         else await r.arrayBuffer();
         return r.status;
       }, () => 0);
-      posts.push({ at, status });
+      posts.push({ at, done: Date.now(), status, what: 'scan' });
       await sleep(300);
     }
   })();
@@ -183,13 +192,15 @@ async function underFault(fault: string, inject: () => Promise<void>, recover: (
   }
   const grace = 2_000; // the pool's and the feed's reconnection after the outage
   const all = [...load.reads, ...load.posts];
+  // A request in flight when the fault began, or sent until shortly after recovery, may meet the outage.
+  const inWindow = (r: Answer) => r.done >= from && r.at <= to + grace;
   const row: Row = {
     fault,
     windowMs: to - from,
     readsServed: load.reads.filter((r) => r.status === 200).length,
     readsUnanswered: load.reads.filter((r) => r.status === 0).length,
     fiveXx: all.filter((r) => r.status >= 500).length,
-    fiveXxOutside: all.filter((r) => r.status >= 500 && (r.at < from || r.at > to + grace)).length,
+    fiveXxOutside: all.filter((r) => r.status >= 500 && !inWindow(r)).length,
     internalErrors: all.filter((r) => r.status === 500).length,
     accepted: load.accepted.size,
     ended: load.accepted.size - left,
@@ -197,7 +208,12 @@ async function underFault(fault: string, inject: () => Promise<void>, recover: (
     equalAfterMs: stale.length === 0 ? Date.now() - quiet : -1,
   };
   table.push(row);
+  const outside = all.filter((r) => r.status >= 500 && !inWindow(r));
+  if (outside.length > 0) {
+    throw new Error(`${fault}: 5xx outside the outage window (${from}..${to + grace}): ${outside.map((r) => `${r.what} ${r.status} sent ${r.at}, answered ${r.done}`).join(', ')}\n${api.output().slice(-4000)}`);
+  }
   if (stale.length > 0) throw new Error(`${fault}: reads still differ from the database 5 s after the last change: ${stale.slice(0, 5).join('; ')}\n${api.output().slice(-3000)}`);
+  if (left > 0) throw new Error(`${fault}: ${left} of ${load.accepted.size} accepted scans did not end\n${worker.output().slice(-3000)}`);
   expect(row.ended).toBe(row.accepted);
   expect(row.internalErrors).toBe(0);
   expect(row.fiveXxOutside).toBe(0);
@@ -233,6 +249,7 @@ test('(c) the worker SIGKILLed mid-scan and started 2 s later', async () => {
   await underFault('worker SIGKILL', () => worker.kill('SIGKILL'), async () => {
     await sleep(2_000);
     worker = startWorker();
+    await waitForOk(workerReady);
   });
 });
 

@@ -194,10 +194,17 @@ export class Worker {
         if (err instanceof LeaseLostError) {
           log.warn('job finished after losing its lease: its outcome was discarded');
         } else if (controller.signal.reason instanceof ShutdownAbort) {
-          const released = await this.queue.release(job, this.id);
+          const released = await this.queue.release(job, this.id).catch((releaseErr: unknown) => {
+            log.warn({ err: releaseErr }, 'could not hand the job back; it runs again once its lease expires');
+            return false;
+          });
           log.info({ released }, 'shutting down: job handed back to the queue');
         } else {
-          const outcome = await this.queue.fail(job, this.id, err instanceof Error ? err.message : String(err));
+          const outcome = await this.queue.fail(job, this.id, err instanceof Error ? err.message : String(err)).catch((failErr: unknown) => {
+            // The database did not take the failure either (an outage): the lease expires and the job runs again.
+            log.warn({ err: failErr }, 'could not record the failed attempt; the job runs again once its lease expires');
+            return 'unrecorded';
+          });
           log.error({ err, outcome }, 'job attempt failed');
         }
       } finally {

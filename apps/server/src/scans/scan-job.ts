@@ -1,6 +1,7 @@
 // The `scan` job: waiting -> running -> (scanner phases) -> scoring -> ended. The scanner's progress is appended to
 // the scan's events as it happens; the outcome is written in one transaction together with the job's completion,
 // so a worker that lost its job (its lease expired and another worker took over) cannot record a second outcome.
+import { retryWhileDatabaseDown } from '../jobs/database-retry';
 import type { Db } from '@arl/db';
 import { scan as runScanner, type FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
@@ -123,7 +124,8 @@ export function defineScanJob(deps: ScanJobDeps): void {
       if (ctx.signal.reason instanceof LeaseLostError || ctx.signal.reason instanceof ShutdownAbort) throw ctx.signal.reason;
       // An interrupted scan whose signal never fired stopped on an error of the scanner's own: keep its cause.
       const outcome: ScanOutcome = result.ending === 'interrupted' && ctx.signal.aborted ? { ...result, cause: interruptedCause(ctx.signal.reason) } : result;
-      const ended = await commitEnding(deps, scanId, outcome, (tx) => ctx.completeIn(tx));
+      // The scan's work is done: a database outage at this moment delays its ending instead of losing it.
+      const ended = await retryWhileDatabaseDown(() => commitEnding(deps, scanId, outcome, (tx) => ctx.completeIn(tx)), ctx.signal, log, "the scan's ending");
       log.info({ domain: scan.domain, ending: outcome.ending, cause: outcome.cause, score: outcome.score, ms: result.durationMs }, 'scan ended');
       deps.metrics.scanEndings.inc({ ending: outcome.ending });
       deps.metrics.scanDuration.observe({ ending: outcome.ending }, result.durationMs / 1000);

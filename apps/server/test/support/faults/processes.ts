@@ -3,7 +3,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 
-const DIST = path.resolve(__dirname, '../../../dist');
+// FAULT_SUITE_DIST runs the suite against another build of the server (e.g. an older commit's, to see it fail there).
+const DIST = process.env.FAULT_SUITE_DIST ? path.resolve(process.env.FAULT_SUITE_DIST) : path.resolve(__dirname, '../../../dist');
 
 export interface ServiceProcess {
   proc: ChildProcess;
