@@ -20,7 +20,7 @@ const MAX_ERRORS = 3;
 export const VALIDATION_TIMEOUT_MS = 10_000;
 const WORKER_HEAP_MB = 256;
 /**
- * An idle thread is ended after this long: it holds some 40 MB with ajv and the schemas loaded, and a process that
+ * An idle thread is ended after this long: it holds some 30 MB with ajv and the schemas loaded, and a process that
  * loads this module afresh (a test runner, one module registry per file) would otherwise keep one per load.
  */
 const WORKER_IDLE_MS = 10_000;
