@@ -63,32 +63,39 @@ export function likeness(doc: FetchedDoc, control: FetchedDoc, token: string): L
 export async function judgeSoftNotFound(fetcher: DocFetcher, a: Artifacts, token = controlToken()): Promise<void> {
   const servesHome = servesHomeForUnknownPaths(a);
   const controls = new Map<string, Promise<FetchedDoc>>();
+  const keyOf = (path: string, headers: Record<string, string> = {}): string => `${path} ${JSON.stringify(Object.entries(headers).sort())}`;
+  // honest-404's made-up page was asked for as a page is: it is the control of pages (the pricing page), one request less.
+  const probeRequest = a.notFoundProbe ? fetcher.requestOf(a.notFoundProbe) : undefined;
+  if (a.notFoundProbe && probeRequest) controls.set(keyOf(controlPath(a.notFoundProbe.url, token), probeRequest.headers), Promise.resolve(a.notFoundProbe));
   const judged: Array<Promise<void>> = [];
+  let asked = 0;
   for (const doc of candidates(a, fetcher)) {
     const request = fetcher.requestOf(doc)!;
     // Where the site hands its home page to any path, the home page asked for markdown looks like the control without
     // being an error page: documents at the target itself are not judged then.
     if (servesHome && sameUrl(doc.url, a.targetUrl)) continue;
     const path = controlPath(doc.url, token);
-    const key = `${path} ${JSON.stringify(Object.entries(request.headers ?? {}).sort())}`;
+    const key = keyOf(path, request.headers);
     let control = controls.get(key);
     if (!control) {
-      if (controls.size >= MAX_CONTROLS) continue;
+      if (asked >= MAX_CONTROLS) continue;
+      asked++;
       control = fetcher.get(new URL(path, doc.url).href, request);
       controls.set(key, control);
     }
-    judged.push(control.then((answer) => judge(doc, answer, path, token)));
+    judged.push(control.then((answer) => judge(doc, answer, token)));
   }
   await Promise.all(judged);
 }
 
-function judge(doc: FetchedDoc, control: FetchedDoc, path: string, token: string): void {
+function judge(doc: FetchedDoc, control: FetchedDoc, token: string): void {
   if (control.status === null || control.error || blockOf(control)) return;
   // A site that sends unknown paths to this very document (a redirect to /llms.txt, to the home page) does have it.
   if (control.finalUrl && doc.finalUrl && sameUrl(control.finalUrl, doc.finalUrl) && control.finalUrl !== control.url) return;
   const { alike, similarity } = likeness(doc, control, token);
   if (!alike) return;
   const requested = new URL(doc.url).pathname;
+  const path = new URL(control.url).pathname;
   doc.softNotFound = `the site answers ${requested} as it answers ${path}, a path that cannot exist (HTTP ${doc.status} ${mediaType(doc) || 'without a content type'}, ${Math.round(similarity * 100)} % alike once the paths are removed): a soft 404`;
 }
 
