@@ -155,6 +155,8 @@ interface Row {
   readsServed: number;
   readsUnanswered: number;
   fiveXx: number;
+  /** 5xx answers by request: list reads / company reads / scan submissions. */
+  fiveXxBy: string;
   fiveXxOutside: number;
   internalErrors: number;
   accepted: number;
@@ -200,6 +202,7 @@ async function underFault(fault: string, inject: () => Promise<void>, recover: (
     readsServed: load.reads.filter((r) => r.status === 200).length,
     readsUnanswered: load.reads.filter((r) => r.status === 0).length,
     fiveXx: all.filter((r) => r.status >= 500).length,
+    fiveXxBy: ['list', 'company', 'scan'].map((w) => all.filter((r) => r.status >= 500 && r.what === w).length).join('/'),
     fiveXxOutside: all.filter((r) => r.status >= 500 && !inWindow(r)).length,
     internalErrors: all.filter((r) => r.status === 500).length,
     accepted: load.accepted.size,
@@ -222,9 +225,9 @@ async function underFault(fault: string, inject: () => Promise<void>, recover: (
 }
 
 afterAll(() => {
-  const lines = ['| fault | window ms | reads served | reads unanswered | 5xx | 5xx outside window | 500s | scans accepted/ended | stale reads at quiet | equal after ms |', '|---|---|---|---|---|---|---|---|---|---|'];
+  const lines = ['| fault | window ms | reads served | reads unanswered | 5xx (list/company/scan) | 5xx outside window | 500s | scans accepted/ended | stale reads at quiet | equal after ms |', '|---|---|---|---|---|---|---|---|---|---|'];
   for (const r of table) {
-    lines.push(`| ${r.fault} | ${r.windowMs} | ${r.readsServed} | ${r.readsUnanswered} | ${r.fiveXx} | ${r.fiveXxOutside} | ${r.internalErrors} | ${r.accepted}/${r.ended} | ${r.staleAfterRecovery} | ${r.equalAfterMs} |`);
+    lines.push(`| ${r.fault} | ${r.windowMs} | ${r.readsServed} | ${r.readsUnanswered} | ${r.fiveXx} (${r.fiveXxBy}) | ${r.fiveXxOutside} | ${r.internalErrors} | ${r.accepted}/${r.ended} | ${r.staleAfterRecovery} | ${r.equalAfterMs} |`);
   }
   process.stdout.write(`\nFault suite:\n${lines.join('\n')}\n`);
 });
