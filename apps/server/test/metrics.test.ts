@@ -81,6 +81,18 @@ test('queue depth by kind and state, the mail backlog and the pool are read from
   else expect(text).not.toContain('arl_db_pool_connections{');
 });
 
+test("the LISTEN feeds' state, reconnections and the leaderboard's last check are scraped", async () => {
+  await fetch(`${t.leaderboardUrl}/v1/leaderboard`); // loads the index: its load is its first check
+  const text = await scrape();
+  expect(sample(text, 'arl_feed_state{feed="changes",state="live"}')).toBe(1);
+  expect(sample(text, 'arl_feed_state{feed="changes",state="down"}')).toBe(0);
+  expect(sample(text, 'arl_feed_state{feed="progress",state="live"}')).toBe(1);
+  expect(sample(text, 'arl_feed_reconnects{feed="changes"}')).toBe(0);
+  expect(sample(text, 'arl_leaderboard_check_age_seconds')).toBeGreaterThanOrEqual(0);
+  expect(sample(text, 'arl_leaderboard_changes_missed')).toBe(0);
+  expect(sample(text, 'arl_leaderboard_checks_failed')).toBe(0);
+});
+
 test('health and readiness probes; anything else answers the contract error shape', async () => {
   expect(await (await fetch(`${ops.url}/healthz`)).json()).toEqual({ status: 'ok' });
   expect((await fetch(`${ops.url}/readyz`)).status).toBe(200);
