@@ -1,0 +1,163 @@
+// `npm run companies -- import FILE`: a company list into the companies table, in one transaction.
+//
+//   read the file line by line ─ judge each line (list-file.ts) ─ stream the rows into a temporary table
+//   (COPY on PostgreSQL, batched inserts on PGlite; session.ts) ─ refuse duplicates ─ any refused line and no
+//   --skip-invalid: roll back, nothing changed ─ one INSERT ... ON CONFLICT (domain) DO UPDATE ... WHERE <differs>
+//   counting added and updated rows ─ --prune: one DELETE of the curated companies the list does not name ─ commit.
+//
+// Idempotent: a row whose values are already the company's is not written at all (the WHERE of the upsert), so a
+// second import of the same file writes nothing, and takes no change_version (the trigger fires on writes only).
+// A field the list leaves empty keeps the company's value (a new company: named after its domain, website
+// https://<domain>). Imports take a lock per schema, so two at once run one after the other.
+//
+// Running API processes: an insert or update takes a new change_version, which every API process on PostgreSQL
+// reads within 2 s (leaderboard/catch-up.ts); a deletion leaves no row to read, so the caller publishes a reload
+// when `removed` > 0 (cli/companies-commands.ts).
+import type { Db } from '@arl/db';
+import { readCompanyList, type ListProgress, type ListRules } from './list-file';
+import { openImportSession } from './session';
+
+export type CompanySource = 'curated' | 'community';
+
+export interface ImportOptions extends ListRules {
+  file: string;
+  source: CompanySource;
+  prune: boolean;
+  skipInvalid: boolean;
+}
+
+export interface ImportHooks {
+  refused(line: number, reason: string): void;
+  reading?(rows: number, progress: ListProgress): void;
+  phase?(what: string): void;
+}
+
+export interface ImportReport {
+  /** Data lines read (the header and blank lines aside). */
+  read: number;
+  /** Distinct companies the accepted lines name. */
+  listed: number;
+  refused: number;
+  /** False when refused lines stopped the import (nothing changed). */
+  imported: boolean;
+  added: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  /** Up to 20 of the removed domains, for the message. */
+  removedSample: string[];
+}
+
+/** Refused input that stops the import before anything is read (the caller exits 1). */
+export class ImportRefused extends Error {}
+
+const STAGED = 'census_staged';
+const REMOVED_SAMPLE = 20;
+
+export async function importCompanyList(db: Db, options: ImportOptions, hooks: ImportHooks): Promise<ImportReport> {
+  const session = await openImportSession(db);
+  const report: ImportReport = { read: 0, listed: 0, refused: 0, imported: false, added: 0, updated: 0, unchanged: 0, removed: 0, removedSample: [] };
+  let open = false;
+  try {
+    await session.query('BEGIN');
+    open = true;
+    await session.query(`SELECT pg_advisory_xact_lock(hashtext('arl-census:' || current_schema()))::text AS locked`);
+    await session.query(
+      `CREATE TEMPORARY TABLE ${STAGED} (line int NOT NULL, domain text NOT NULL, name text, website text, category_id uuid,
+         refused boolean NOT NULL) ON COMMIT DROP`,
+    );
+
+    const stager = session.stage(STAGED);
+    let accepted = 0;
+    for await (const entry of readCompanyList(options.file, options, (p) => hooks.reading?.(report.read, p))) {
+      report.read += 1;
+      if (entry.kind === 'row') {
+        accepted += 1;
+        await stager.add({ ...entry.row, refused: false });
+      } else {
+        report.refused += 1;
+        hooks.refused(entry.line, entry.reason);
+        if (entry.domain !== null) {
+          await stager.add({ line: entry.line, domain: entry.domain, name: null, website: null, categoryId: null, refused: true });
+        }
+      }
+    }
+    await stager.finish();
+    await session.query(`ANALYZE ${STAGED}`);
+
+    // Two lines naming one company: the first counts, the others are refused (an upsert may not write a row twice).
+    hooks.phase?.('checking for duplicates');
+    const duplicates = await session.query<{ line: number; domain: string; first: number }>(
+      `SELECT s.line, s.domain, d.first
+       FROM (SELECT domain, min(line) AS first FROM ${STAGED} WHERE NOT refused GROUP BY domain HAVING count(*) > 1) d
+       JOIN ${STAGED} s ON s.domain = d.domain AND NOT s.refused AND s.line <> d.first
+       ORDER BY s.line`,
+    );
+    for (const d of duplicates) hooks.refused(d.line, `${d.domain} is listed already on line ${d.first}`);
+    report.refused += duplicates.length;
+    report.listed = accepted - duplicates.length;
+    if (report.refused > 0 && !options.skipInvalid) {
+      await session.query('ROLLBACK');
+      open = false;
+      return report;
+    }
+    if (duplicates.length > 0) {
+      await session.query(
+        `UPDATE ${STAGED} s SET refused = true
+         FROM (SELECT domain, min(line) AS first FROM ${STAGED} WHERE NOT refused GROUP BY domain HAVING count(*) > 1) d
+         WHERE s.domain = d.domain AND NOT s.refused AND s.line <> d.first`,
+      );
+    }
+    if (options.prune && report.listed === 0) {
+      throw new ImportRefused('The list names no company: --prune would remove every curated company, so nothing was changed.');
+    }
+
+    hooks.phase?.(`writing ${report.listed.toLocaleString('en-US')} companies`);
+    // The values each company ends with are computed against its current row (LEFT JOIN): a field the list leaves
+    // empty keeps the company's value. xmax = 0 tells an inserted row from an updated one. A company a scan's end
+    // inserts between that read and this write (a community scan of the same domain, that very moment) gets the
+    // list's values or the defaults.
+    const [merged] = await session.query<{ added: number; updated: number }>(
+      `WITH merged AS (
+         INSERT INTO companies AS c (id, name, website, domain, category_id, source, updated_at)
+         SELECT gen_random_uuid(), coalesce(s.name, e.name, s.domain),
+                coalesce(s.website, e.website, CASE WHEN strpos(s.domain, ':') > 0 THEN 'https://[' || s.domain || ']' ELSE 'https://' || s.domain END),
+                s.domain, coalesce(s.category_id, e.category_id), $1::"CompanySource", now()
+         FROM ${STAGED} s LEFT JOIN companies e ON e.domain = s.domain
+         WHERE NOT s.refused
+         ON CONFLICT (domain) DO UPDATE SET name = EXCLUDED.name, website = EXCLUDED.website,
+                category_id = EXCLUDED.category_id, source = EXCLUDED.source, updated_at = now()
+         WHERE (c.name, c.website, c.category_id, c.source) IS DISTINCT FROM
+               (EXCLUDED.name, EXCLUDED.website, EXCLUDED.category_id, EXCLUDED.source)
+         RETURNING (xmax = 0) AS added)
+       SELECT (count(*) FILTER (WHERE added))::int AS added, (count(*) FILTER (WHERE NOT added))::int AS updated FROM merged`,
+      [options.source],
+    );
+    report.added = merged.added;
+    report.updated = merged.updated;
+    report.unchanged = report.listed - merged.added - merged.updated;
+
+    if (options.prune) {
+      hooks.phase?.('removing curated companies the list does not name');
+      // Their scans stay (scans.company_id is ON DELETE SET NULL: every scan, its checks and its report stay
+      // readable by scan id); their score history and journeys go with them (ON DELETE CASCADE: read only
+      // through the company).
+      const [gone] = await session.query<{ removed: number; sample: string[] | null }>(
+        `WITH gone AS (
+           DELETE FROM companies c WHERE c.source = 'curated'
+             AND NOT EXISTS (SELECT 1 FROM ${STAGED} s WHERE s.domain = c.domain)
+           RETURNING c.domain)
+         SELECT count(*)::int AS removed, (array_agg(domain ORDER BY domain))[1:${REMOVED_SAMPLE}] AS sample FROM gone`,
+      );
+      report.removed = gone.removed;
+      report.removedSample = gone.sample ?? [];
+    }
+    await session.query('COMMIT');
+    open = false;
+    report.imported = true;
+    return report;
+  } finally {
+    if (open) await session.query('ROLLBACK').catch(() => undefined);
+    await session.close();
+  }
+}
