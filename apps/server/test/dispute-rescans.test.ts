@@ -168,7 +168,7 @@ describe('the scan limit (SCAN_RATE_LIMIT 3 a minute)', () => {
 
     const refused = await dispute(limited.feedbackUrl, { scanId, checkId: 'llms-txt', observation: 'Over the limit: this starts nothing.' });
     expectErrorBody(refused, 429, 'rate_limited');
-    expect(refused.body.message).toBe('Too many scans from this client; try again in a minute.');
+    expect(refused.body.message).toBe('Too many scans from this client: a dispute asks for a rescan, so it counts as one; try again in a minute. Nothing was stored.');
     expect(Number(refused.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     const plain = await request(limited.feedbackUrl).post('/v1/feedback/leaderboard/reports')
       .send({ observation: 'Over the limit, as a plain report.', outcome: 'friction', metadata: { kind: 'dispute', scanId, checkId: 'llms-txt' } });

@@ -66,7 +66,15 @@ export class DisputeService implements ReportHook<DisputeTarget> {
     const target = await this.vet(claim);
     // A dispute asks for a rescan: it counts against the sender's scan limit (429, nothing stored), after the vetting
     // as a scan's URL is vetted first. A repeat of a recorded dispute starts nothing, so it costs nothing.
-    if (!(await this.repository.recordedReport(slug, contentHash(report)))) await this.deps.scans.admit(client);
+    if (!(await this.repository.recordedReport(slug, contentHash(report)))) {
+      try {
+        await this.deps.scans.admit(client);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 429) throw err;
+        // The same 429 (and Retry-After), saying why a dispute meets a scan limit.
+        throw new ApiError(429, err.code, `Too many scans from this client: a dispute asks for a rescan, so it counts as one; try again in a minute. Nothing was stored.`, err.extraHeaders);
+      }
+    }
     return target;
   }
 
