@@ -1,13 +1,18 @@
-// The /mcp route of a host: the official SDK's low-level Server over its Streamable HTTP transport, stateless (a
-// fresh server and transport per POST, no session id), answering in JSON. The SDK negotiates the protocol version
-// (every version it supports). Tool arguments are checked against the tool's input schema; an invalid argument or
-// an error of the operation becomes a tool result with isError and the HTTP error's code and message, never a crash.
+// The /mcp route of a host, speaking two MCP revisions on one endpoint. MCP 2026-07-28 (a request whose
+// MCP-Protocol-Version header names it, or a server/discover) is answered by our own small handler (modern.ts),
+// because the official SDK on npm stops at 2025-11-25. Every other request goes to the SDK's low-level Server over its
+// Streamable HTTP transport, stateless (a fresh server and transport per POST, no session id), answering in JSON; the
+// SDK negotiates the older versions. Both read the same tool registry, so a tool is defined once. Tool arguments are
+// checked against the tool's input schema; an invalid argument or an error of the operation becomes a tool result
+// with isError and the HTTP error's code and message, never a crash (tool-call.ts).
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ErrorCode, JSONRPCMessageSchema, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode, JSONRPCMessageSchema, ListToolsRequestSchema, McpError, SUPPORTED_PROTOCOL_VERSIONS, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Request, Response } from 'express';
 import { ApiError, badRequest } from '../http/errors';
+import { answerModern, isModernRequest, MODERN_REVISION, type ModernServer } from './modern';
 import type { CheckedTool, Tool } from './tool';
+import { callTool } from './tool-call';
 
 export interface McpIdentity {
   /** serverInfo.name, also the name of the server card. */
@@ -37,27 +42,33 @@ export function toolListing(tool: Tool): Record<string, unknown> {
   };
 }
 
-export function createMcpEndpoint(options: McpEndpointOptions) {
-  const { identity, tools, allowedOrigins } = options;
+/** The tools both revisions serve: one list, read by the SDK's handlers and by ours. */
+export interface ToolRegistry {
+  listing(): Record<string, unknown>[];
+  byName(name: string): CheckedTool | undefined;
+}
+
+export function toolRegistry(tools: CheckedTool[]): ToolRegistry {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const listing = tools.map(toolListing);
+  return { listing: () => listing, byName: (name) => byName.get(name) };
+}
+
+/** What the server offers, the same at initialize (2025-11-25) and server/discover (2026-07-28). */
+const CAPABILITIES = { tools: { listChanged: false } };
+
+export function createMcpEndpoint(options: McpEndpointOptions) {
+  const { identity, tools, allowedOrigins } = options;
+  const registry = toolRegistry(tools);
+  const modern: ModernServer = { identity, capabilities: CAPABILITIES, supportedVersions: [MODERN_REVISION, ...SUPPORTED_PROTOCOL_VERSIONS], registry };
 
   const buildServer = (req: Request, res: Response, signal: AbortSignal): Server => {
-    const server = new Server(
-      { name: identity.name, title: identity.title, version: identity.version },
-      { capabilities: { tools: { listChanged: false } }, instructions: identity.instructions },
-    );
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing as never }));
+    const server = new Server({ name: identity.name, title: identity.title, version: identity.version }, { capabilities: CAPABILITIES, instructions: identity.instructions });
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: registry.listing() as never }));
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-      const tool = byName.get(request.params.name);
+      const tool = registry.byName(request.params.name);
       if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; tools/list names the tools of this server.`);
-      try {
-        const args = tool.check((request.params.arguments ?? {}) as Record<string, unknown>);
-        const structured = await tool.call(args, { req, res, log: req.log, requestId: req.requestId, signal });
-        return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
-      } catch (err) {
-        return toolError(err, req);
-      }
+      return callTool(tool, (request.params.arguments ?? {}) as Record<string, unknown>, req, res, signal);
     });
     return server;
   };
@@ -71,6 +82,11 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     }
     refuseNonJsonRpc(req.body);
     const aborted = new AbortController();
+    res.on('close', () => aborted.abort());
+    if (isModernRequest(req)) {
+      await answerModern(modern, req, res, aborted.signal);
+      return { status: 200, streamed: true };
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -80,7 +96,6 @@ export function createMcpEndpoint(options: McpEndpointOptions) {
     });
     const server = buildServer(req, res, aborted.signal);
     res.on('close', () => {
-      aborted.abort();
       void transport.close();
       void server.close();
     });
@@ -101,22 +116,4 @@ function refuseNonJsonRpc(body: unknown): void {
   if (bad === -1) return;
   const where = Array.isArray(body) ? `Item ${bad} of the batch` : 'The body';
   throw badRequest(`${where} is not a JSON-RPC 2.0 message (an object with "jsonrpc": "2.0" and a method, result or error).`);
-}
-
-function toolError(err: unknown, req: Request): CallToolResult {
-  const requestId = req.requestId;
-  let body: { code: string; message: string; requestId: string };
-  if (err instanceof ApiError && err.status < 500) {
-    body = { code: err.code, message: err.message, requestId };
-  } else {
-    // As over HTTP: internals go to the log under the request id, never to the caller.
-    req.log.error({ err, requestId }, 'tool call failed');
-    const unavailable = err instanceof ApiError && err.status === 503;
-    body = {
-      code: unavailable ? err.code : 'internal_error',
-      message: unavailable ? err.message : `Something went wrong on our side; quote request id ${requestId} when reporting it.`,
-      requestId,
-    };
-  }
-  return { content: [{ type: 'text', text: JSON.stringify(body) }], isError: true };
 }
