@@ -8,6 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { scan, type ScanResult } from '@arl/scanner';
+import { BODY_LIMIT_BYTES } from '../src/http/contract-app';
 import { startTestServer, type TestServer } from './support/harness';
 import { realPublicUrls } from './support/ports';
 
@@ -188,6 +189,13 @@ describe.each(hosts)('the $host host, MCP 2026-07-28', ({ base, serverName, call
     const notification = await fetch(`${base()}/mcp`, { method: 'POST', headers: { ...headers, 'mcp-method': 'notifications/cancelled' }, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { ...meta, requestId: 1 } }) });
     expect(notification.status).toBe(202);
     expect(await notification.text()).toBe('');
+  });
+
+  test('a 2026-07-28 body over the limit every operation has is refused with 413 before it is read as JSON-RPC', async () => {
+    const padding = 'x'.repeat(BODY_LIMIT_BYTES);
+    const res = await modern(base(), 'tools/call', { name: call.name, arguments: { ...call.arguments, padding } });
+    expect(res.status).toBe(413);
+    expect(Object.keys(res.body ?? {}).sort()).toEqual(['code', 'message', 'requestId']);
   });
 
   test('a foreign web origin is refused with 403 before any 2026-07-28 method runs', async () => {
