@@ -32,6 +32,7 @@ import { webhookHandlers } from './webhooks/handlers';
 import { compareHandlers } from './compare/handlers';
 import { badgeHandlers } from './badges/handlers';
 import { checkHistoryHandlers } from './check-history/handlers';
+import { openDataHandlers, openDataOf } from './open-data';
 import { PageCache } from './web/page-cache';
 import { selfClient } from './web/self-client';
 
@@ -68,6 +69,7 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): {
     ...badgeHandlers(runtime.leaderboard),
     ...checkHistoryHandlers(runtime.db, runtime.clock),
     ...leaderboardDisputeHandlers(runtime.disputes, runtime.feedback),
+    ...openDataHandlers(openDataOf(runtime), runtime.leaderboard, runtime.db, runtime.clock),
     ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
   };
   // The MCP tools run the same handler instances (and so share their rate limiters).

@@ -19,7 +19,9 @@ type ResultFor<S, C> = [C] extends [never]
       // Documents written as text in their own media type (robots.txt, llms.txt, sitemaps, linksets, server cards).
       | ([Extract<keyof C, TextMediaType>] extends [never] ? never : { status: S; text: string; type: Extract<keyof C, TextMediaType>; headers?: Record<string, string> })
       // The handler has written the response itself (an event stream) and owns it until it ends.
-      | (C extends { 'text/event-stream': unknown } ? { status: S; streamed: true } : never);
+      | (C extends { 'text/event-stream': unknown } ? { status: S; streamed: true } : never)
+      // Downloads written row by row (the open dataset): never buffered, so never validated as a body.
+      | (C extends { 'text/csv': unknown } | { 'application/x-ndjson': unknown } ? { status: S; streamed: true } : never);
 
 export type OperationResult<Op> = {
   [S in SuccessStatus<Responses<Op>>]: ResultFor<S, ContentOf<Responses<Op>[S]>>;

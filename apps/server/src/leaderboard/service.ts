@@ -9,7 +9,7 @@ import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { LiveIndex, type CompanyFacts, type Item } from './live-index';
 import { keyOf, SORTS, type Order, type Population, type SortKey } from './ranking';
 import type { CheckRow, CompanyRow, LayerRow, LeaderboardRepository } from './repository';
-import { ScanDetails } from './scan-details';
+import { ScanDetails, type ScanDetailRows } from './scan-details';
 
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
 type ListPage = LeaderboardSchemas['LeaderboardEntry'][];
@@ -41,6 +41,20 @@ export interface Freshness {
   failedChecks: number;
 }
 
+/**
+ * Told of what the index does, so that figures kept beside it (open-data/ population statistics) follow it change by
+ * change instead of recounting: a load, a company's new facts, a latest scan's details kept. Calls are synchronous
+ * and an observer's error is swallowed: it must never break a read or a change.
+ */
+export interface IndexObserver {
+  /** A new index replaced the one before (start-up, recovery): everything is to be counted again from it. */
+  loaded(index: LiveIndex): void;
+  /** A company's new facts were applied to the index (a new scan, a category or name change). */
+  changed(item: Item): void;
+  /** A scan's layers and checks are now kept in memory (`latestDetails` answers them). */
+  detailsKept(scanId: string): void;
+}
+
 export class LeaderboardService {
   private index: LiveIndex | null = null;
   /** The load in flight; `generation` counts the reloads asked for, so a load older than the last ask is not kept. */
@@ -64,6 +78,7 @@ export class LeaderboardService {
   private checking: Promise<void> | null = null;
   private checkTimer: NodeJS.Timeout | null = null;
   private readonly fresh: Freshness = { loaded: false, lastCheckAt: null, missed: 0, failedChecks: 0 };
+  private readonly observers = new Set<IndexObserver>();
 
   constructor(private readonly options: LeaderboardServiceOptions) {
     this.cursors = new CursorCodec(options.cursorSecret);
@@ -140,7 +155,10 @@ export class LeaderboardService {
     if (!index) return;
     for (const f of facts) {
       const before = index.byDomain(f.domain)?.company.latestScanId ?? null;
-      if (!index.upsert(f) || before === f.latestScanId) continue;
+      if (!index.upsert(f)) continue;
+      const item = index.byCompanyId(f.id);
+      if (item) this.tell((o) => o.changed(item));
+      if (before === f.latestScanId) continue;
       // Its previous scan's details are no longer answered; the new scan's are loaded in the background.
       if (before) this.details.delete(before);
       if (f.latestScanId) this.wantDetails(f.latestScanId);
@@ -203,6 +221,7 @@ export class LeaderboardService {
         this.heardDuringLoad = [];
         if (generation === this.generation) {
           this.index = built;
+          this.tell((o) => o.loaded(built));
           this.detailsWanted = null;
           void this.fillDetails();
         }
@@ -316,8 +335,33 @@ export class LeaderboardService {
 
   private async companyFromDatabase(domain: string): Promise<CompanyRow | null> {
     const row = await this.options.repository.companyByDomain(domain);
-    if (row?.latestScanId && row.latestScan) this.details.put(row.latestScanId, row.latestScan);
+    if (row?.latestScanId && row.latestScan) this.keepDetails(row.latestScanId, row.latestScan);
     return row;
+  }
+
+  /** Follows the index from now on (see IndexObserver); returns the function that stops it. */
+  observe(observer: IndexObserver): () => void {
+    this.observers.add(observer);
+    return () => void this.observers.delete(observer);
+  }
+
+  /** A latest scan's layers and checks as kept in memory, or undefined while they are not (yet) kept. */
+  latestDetails(scanId: string): ScanDetailRows | undefined {
+    return this.details.get(scanId);
+  }
+
+  private keepDetails(scanId: string, rows: ScanDetailRows): void {
+    if (this.details.put(scanId, rows)) this.tell((o) => o.detailsKept(scanId));
+  }
+
+  private tell(call: (observer: IndexObserver) => void): void {
+    for (const observer of this.observers) {
+      try {
+        call(observer);
+      } catch {
+        // An observer's fault is its own (it recounts on the next load); the leaderboard goes on.
+      }
+    }
   }
 
   /** Scan details kept in memory (metrics, tests). */
@@ -360,7 +404,7 @@ export class LeaderboardService {
           // Kept under the index's own id string, not the row's copy of it (56 bytes a company at 1,000,000).
           const ids = new Map(chunk.map((id) => [id, id]));
           for (const { id, detail } of await this.options.repository.scanDetails(chunk)) {
-            this.details.put(ids.get(id) ?? id, JSON.parse(detail));
+            this.keepDetails(ids.get(id) ?? id, JSON.parse(detail));
           }
         }
       } while (this.fillAgain && !this.closed);

@@ -1,0 +1,149 @@
+// Answers getPopulationStats from the live counts (population-counts.ts) and the weekly series (weekly-series.ts),
+// and describes the dataset. An answer is kept per query until the counts change or a week ends, so a read between
+// two scan ends costs a lookup; a read after one costs O(checks x categories), never a pass over the companies.
+import type { Db } from '@arl/db';
+import type { LeaderboardService } from '../leaderboard/service';
+import type { Population } from '../leaderboard/ranking';
+import { CATALOG_VERSION } from '@arl/scanner';
+import {
+  CHECKS, GRADES, LAYERS, LICENSE, METHODOLOGY_VERSION, share, STATUS_KEYS, type DatasetInfo, type PopulationStats,
+} from './definitions';
+import { DATASET_COLUMNS } from './dataset';
+import { PopulationCounts } from './population-counts';
+import { quartiles, ScopeCounts } from './scope-counts';
+import { WeeklySeries, weekStart, weekEnding } from './weekly-series';
+
+export interface StatsQuery {
+  category?: string;
+  community?: 'include';
+}
+
+type WeeklyPoint = PopulationStats['weekly'][number];
+
+export class OpenDataService {
+  readonly counts: PopulationCounts;
+  private readonly series: WeeklySeries;
+  private readonly answers = new Map<string, { version: number; moves: number; week: number; stats: PopulationStats }>();
+  /** `counts.moves` when the weekly series was last valid. */
+  private seriesMoves = -1;
+
+  constructor(
+    private readonly leaderboard: LeaderboardService,
+    db: Db,
+    private readonly options: { publicUrl: string; clock: () => Date },
+  ) {
+    this.counts = new PopulationCounts(leaderboard);
+    this.series = new WeeklySeries(db);
+  }
+
+  close(): void {
+    this.counts.close();
+  }
+
+  async stats(query: StatsQuery): Promise<PopulationStats> {
+    const index = await this.counts.sync();
+    const now = this.options.clock();
+    const population: Population = query.community === 'include' ? 'all' : 'curated';
+    const key = `${population}:${query.category ?? ''}`;
+    const week = weekStart(now);
+    const kept = this.answers.get(key);
+    // The figures have not moved since: they are the figures of now.
+    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.week === week) return { ...kept.stats, computedAt: now.toISOString() };
+
+    const version = this.counts.version;
+    const moves = this.counts.moves;
+    // A new index (companies removed) or a company moved to another category or source: past weeks change.
+    if (this.seriesMoves !== this.counts.moves) {
+      this.series.clear();
+      this.seriesMoves = this.counts.moves;
+    }
+    // A category counts as known while it has a ranked company in the population.
+    const found = query.category === undefined ? undefined : this.counts.categoryBySlug(query.category);
+    const category = found && index.size(population, found.id) > 0 ? found : null;
+    // An unknown slug is an empty population, as listLeaderboard answers an empty list.
+    const unknown = query.category !== undefined && category === null;
+    const scope = unknown ? EMPTY_SCOPE : this.counts.scope(population, category?.id ?? null);
+    const ranked = unknown ? 0 : index.size(population, category?.id);
+    const past = unknown ? [] : await this.series.past(population, category?.id ?? null, now);
+    const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) => {
+      const s = this.counts.scope(population, c.id);
+      return {
+        category: c,
+        rankedCompanies: index.size(population, c.id),
+        countedCompanies: s.companies,
+        score: quartiles(s.scores),
+        grades: grades(s),
+        checks: passShares(s),
+      };
+    });
+    const current: WeeklyPoint = { weekEnding: weekEnding(week + 7 * 24 * 60 * 60 * 1000), partial: true, companies: scope.companies, grades: grades(scope), checks: passShares(scope) };
+    const stats: PopulationStats = {
+      population,
+      category,
+      computedAt: now.toISOString(),
+      methodologyVersion: METHODOLOGY_VERSION,
+      catalogVersion: CATALOG_VERSION,
+      rankedCompanies: ranked,
+      countedCompanies: scope.companies,
+      score: quartiles(scope.scores),
+      grades: grades(scope),
+      layers: LAYERS.map((id, l) => {
+        const histogram = scope.layer(l);
+        return { id, scored: scope.companies - histogram[101], unscored: histogram[101], quartiles: quartiles(histogram) };
+      }),
+      checks: CHECKS.map((c, i) => {
+        const { companies, counts } = scope.check(i);
+        return {
+          id: c.id,
+          name: c.name,
+          layer: c.layer,
+          companies,
+          counts: Object.fromEntries(STATUS_KEYS.map((k, s) => [k, counts[s]])) as PopulationStats['checks'][number]['counts'],
+          shares: Object.fromEntries(STATUS_KEYS.map((k, s) => [k, share(counts[s], companies)])) as PopulationStats['checks'][number]['shares'],
+        };
+      }),
+      categories,
+      weekly: [...past, current],
+      dataset: this.datasetInfo(ranked, query),
+    };
+    // Only an answer computed from counts that did not move meanwhile (the weekly read awaits) is kept.
+    if (version === this.counts.version && moves === this.counts.moves) this.answers.set(key, { version, moves, week, stats });
+    return stats;
+  }
+
+  /** What a download of the population would hold, and where to get it. */
+  datasetInfo(rows: number, query: StatsQuery): DatasetInfo {
+    const search = new URLSearchParams();
+    if (query.category !== undefined) search.set('category', query.category);
+    if (query.community) search.set('community', query.community);
+    const suffix = search.size > 0 ? `?${search}` : '';
+    const base = this.options.publicUrl.replace(/\/+$/, '');
+    return {
+      license: LICENSE.id,
+      licenseUrl: LICENSE.url,
+      methodologyVersion: METHODOLOGY_VERSION,
+      catalogVersion: CATALOG_VERSION,
+      rows,
+      formats: [
+        { format: 'csv', mediaType: 'text/csv', url: `${base}/v1/leaderboard/dataset.csv${suffix}` },
+        { format: 'jsonl', mediaType: 'application/x-ndjson', url: `${base}/v1/leaderboard/dataset.jsonl${suffix}` },
+      ],
+      columns: DATASET_COLUMNS.map(({ name, description }) => ({ name, description })),
+      documentation: `${base}/stats#dataset`,
+    };
+  }
+}
+
+/** The counts of an unknown category: nothing. */
+const EMPTY_SCOPE = new ScopeCounts();
+
+function grades(scope: ScopeCounts): PopulationStats['grades'] {
+  return GRADES.map((grade, g) => ({ grade, companies: scope.grades[g], share: share(scope.grades[g], scope.companies) }));
+}
+
+function passShares(scope: ScopeCounts): WeeklyPoint['checks'] {
+  return CHECKS.map((c, i) => {
+    const { companies, counts } = scope.check(i);
+    return { id: c.id, companies, passed: counts[0], share: share(counts[0], companies) };
+  });
+}
