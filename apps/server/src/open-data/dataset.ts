@@ -131,10 +131,14 @@ export function csvRow(row: DatasetRow): Array<string | number> {
 
 export function formatRows(rows: DatasetRow[], format: DatasetFormat): string {
   if (format === 'jsonl') return rows.map((r) => `${JSON.stringify(jsonRow(r))}\n`).join('');
-  return stringify(rows.map(csvRow), { eof: true, record_delimiter: '\r\n' });
+  return stringify(rows.map(csvRow), CSV_OPTIONS);
 }
 
-export const headerText = (format: DatasetFormat): string => (format === 'csv' ? stringify([[...HEADER]], { record_delimiter: '\r\n' }) : '');
+// RFC 4180: CRLF between records, and any field holding a line break quoted (csv-stringify quotes only the record
+// delimiter itself, so a name with a bare LF would otherwise split its row for most readers).
+const CSV_OPTIONS = { eof: true, record_delimiter: '\r\n', quoted_match: /[\r\n]/ } as const;
+
+export const headerText = (format: DatasetFormat): string => (format === 'csv' ? stringify([[...HEADER]], CSV_OPTIONS) : '');
 
 /**
  * Writes the population's dataset to `out` with back-pressure and returns the rows written; stops early (without

@@ -1,0 +1,131 @@
+// The open dataset (issue 31): every row of GET /v1/leaderboard/dataset.csv and .jsonl equals what operation 3
+// (getCompany) and the company's report answer for the same company, each ranked company of the population exactly
+// once, with the fixed columns, the catalog version its scan ran and the methodology version; CSV survives names
+// with commas, quotes and line breaks. The batches a download is written in cover every company once whatever their
+// size.
+import { parse } from 'csv-parse/sync';
+import { CHECK_CATALOG, CATALOG_VERSION } from '@arl/scanner';
+import { commitEnding } from '../src/scans/scan-job';
+import { datasetBatches, HEADER } from '../src/open-data/dataset';
+import { ensureCategory, gradeOf, insertCompany } from './support/fixtures';
+import { startTestServer, type TestServer } from './support/harness';
+
+const STATUSES = ['passed', 'warning', 'failed', 'not_applicable', 'couldnt_check'] as const;
+let now = new Date('2026-11-20T12:00:00.000Z');
+const clock = () => now;
+let t: TestServer;
+
+async function endScan(domain: string, score: number, seed: number, catalogVersion: string | undefined): Promise<void> {
+  const db = t.runtime.db;
+  const scan = await db.prisma.scan.create({
+    data: { target: `https://${domain}/`, activeTarget: `https://${domain}/`, url: `https://${domain}/`, domain, state: 'scoring' },
+  });
+  // Most checks of the catalog, one left out (no result: an empty cell), statuses varying by company.
+  const checks = CHECK_CATALOG.slice(1).map((c, i) => ({
+    id: c.id, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, status: STATUSES[(i + seed) % 5],
+    earned: 0, points: c.points, evidence: null, fix: null,
+  }));
+  await commitEnding(
+    { db, queue: t.runtime.jobs, changes: t.runtime.changes, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
+    scan.id,
+    {
+      ending: 'finished', cause: null, score, grade: gradeOf(score) as 'A', summary: `Scored ${score}.`, siteName: domain,
+      checks: checks as never, layers: [{ id: 'discovery', weight: 25, score }] as never, ...(catalogVersion ? { catalogVersion } : {}),
+    },
+  );
+  now = new Date(now.getTime() + 60_000);
+}
+
+beforeAll(async () => {
+  t = await startTestServer({ clock });
+  await ensureCategory(t.runtime.db, 'payments', 'Payments');
+  const names = ['Acme, Inc.', 'The "Quoted" Co', 'Line\nBreak Ltd', 'Plain', '=SUM(A1)', 'Ünïcode GmbH'];
+  for (const [i, name] of names.entries()) {
+    const domain = `company-${i}.example`;
+    await insertCompany(t.runtime.db, { name, domain, score: null, category: i % 2 ? 'payments' : null });
+    await endScan(domain, 15 * i + 10, i, i === 3 ? undefined : '2026.11.1');
+  }
+  await insertCompany(t.runtime.db, { name: 'Never scanned', domain: 'never.example', score: null });
+  await endScan('community-a.example', 55, 2, '2026.11.1');
+  await t.runtime.leaderboard.fillDetails();
+}, 180_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+async function download(format: 'csv' | 'jsonl', search = ''): Promise<{ rows: Array<Record<string, unknown>>; res: Response }> {
+  const res = await fetch(`${t.leaderboardUrl}/v1/leaderboard/dataset.${format}${search}`);
+  const text = await res.text();
+  if (format === 'jsonl') return { res, rows: text.split('\n').filter(Boolean).map((l) => JSON.parse(l)) };
+  const records = parse(text, { columns: true, relax_quotes: false }) as Array<Record<string, string>>;
+  // CSV cells are text: numbers and empty cells back to what JSON Lines holds.
+  return {
+    res,
+    rows: records.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'score' ? Number(v) : v === '' ? null : v]))),
+  };
+}
+
+async function operationThree(domain: string): Promise<Record<string, unknown>> {
+  const company = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}?community=include`)).json();
+  const report = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}/report?community=include`)).json();
+  const statuses = new Map<string, string>((company.checks ?? []).map((c: { id: string; status: string }) => [c.id, c.status]));
+  return {
+    domain: company.domain, name: company.name, category: company.category?.slug ?? null, source: company.source, score: company.score,
+    grade: company.grade, scannedAt: company.scannedAt, catalogVersion: report.catalogVersion ?? null, methodologyVersion: CATALOG_VERSION,
+    ...Object.fromEntries(CHECK_CATALOG.map((c) => [c.id, statuses.get(c.id) ?? null])),
+  };
+}
+
+test.each(['csv', 'jsonl'] as const)('every %s row equals operation 3\'s read of the same company, each ranked company once', async (format) => {
+  for (const [search, population] of [['', 'curated'], ['?community=include', 'all']] as const) {
+    const { rows, res } = await download(format, search);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="agent-readiness-${now.toISOString().slice(0, 10)}.${format}"`);
+    const list = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard?limit=100${search ? '&community=include' : ''}`)).json();
+    expect(rows.map((r) => r.domain).sort()).toEqual(list.items.map((e: { company: { domain: string } }) => e.company.domain).sort());
+    expect(rows.length).toBe(population === 'all' ? 7 : 6);
+    for (const row of rows) {
+      expect(Object.keys(row)).toEqual([...HEADER]);
+      expect(row).toEqual(await operationThree(row.domain as string));
+    }
+  }
+});
+
+test('the header and the escaping of CSV; a category narrows the rows; an unknown one has none', async () => {
+  const text = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/dataset.csv`)).text();
+  expect(text.split('\r\n')[0]).toBe(['domain', 'name', 'category', 'source', 'score', 'grade', 'scannedAt', 'catalogVersion', 'methodologyVersion', ...CHECK_CATALOG.map((c) => c.id)].join(','));
+  expect(text).toContain('"The ""Quoted"" Co"');
+  expect(text).toContain('"Line\nBreak Ltd"');
+  const { rows } = await download('csv', '?category=payments');
+  expect(rows.map((r) => r.name).sort()).toEqual(['Plain', 'The "Quoted" Co', 'Ünïcode GmbH']);
+  expect((await download('jsonl', '?category=nothing-here')).rows).toEqual([]);
+  expect((await download('csv', '?category=nothing-here')).rows).toEqual([]);
+});
+
+test('HEAD answers the headers only; a bad parameter is the contract\'s 400', async () => {
+  const head = await fetch(`${t.leaderboardUrl}/v1/leaderboard/dataset.csv`, { method: 'HEAD' });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+  expect(await head.text()).toBe('');
+  const bad = await fetch(`${t.leaderboardUrl}/v1/leaderboard/dataset.jsonl?category=Not_A_Slug`);
+  expect(bad.status).toBe(400);
+  expect(Object.keys(await bad.json()).sort()).toEqual(['code', 'message', 'requestId']);
+  const unknown = await fetch(`${t.leaderboardUrl}/v1/leaderboard/stats?format=csv`);
+  expect(unknown.status).toBe(400);
+});
+
+test('batches of any size cover every company of the population exactly once', async () => {
+  const whole: string[] = [];
+  for await (const batch of datasetBatches(t.runtime.leaderboard, t.runtime.db, { community: 'include' }, 1000)) whole.push(...batch.map((r) => JSON.stringify(r)));
+  for (const size of [1, 2, 3, 7]) {
+    const rows: string[] = [];
+    for await (const batch of datasetBatches(t.runtime.leaderboard, t.runtime.db, { community: 'include' }, size)) {
+      expect(batch.length).toBeLessThanOrEqual(size);
+      rows.push(...batch.map((r) => JSON.stringify(r)));
+    }
+    expect(rows).toEqual(whole);
+  }
+  expect(whole).toHaveLength(7);
+});
