@@ -3,11 +3,12 @@
 // domainToASCII, the WHATWG rules the URL parser applies to a scanned URL), no root dot, a URL reduced to its host.
 //
 // A company is the registrable domain its scans are ranked under (scans/target.ts: the Public Suffix List through
-// tldts), so `blog.example.com` is refused rather than stored: no scan would ever reach it (a scan of
-// https://blog.example.com ends on example.com's row).
+// tldts, with the same defaults), so `blog.example.com` is refused rather than stored: no scan would ever reach it
+// (a scan of https://blog.example.com ends on example.com's row). A plain name (the whole of a Tranco list) takes
+// the short way: no URL is parsed, about 1 µs a line.
 import { isIP } from 'node:net';
 import { domainToASCII } from 'node:url';
-import { normalizeTarget } from '../scans/target';
+import { getDomain } from 'tldts';
 
 export type DomainResult = { ok: true; domain: string } | { ok: false; reason: string };
 
@@ -15,6 +16,7 @@ export type DomainResult = { ok: true; domain: string } | { ok: false; reason: s
 export const MAX_DOMAIN = 253;
 const HOSTNAME = /^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/;
 const SCHEME = /^[a-z][a-z0-9+.-]*:\/\//i;
+const PLAIN = /^[A-Za-z0-9.-]+$/;
 
 export function normalizeCompanyDomain(raw: string): DomainResult {
   const text = raw.trim();
@@ -22,7 +24,7 @@ export function normalizeCompanyDomain(raw: string): DomainResult {
   if (text.length > 2048) return { ok: false, reason: 'the domain is longer than 2,048 characters' };
   const shown = JSON.stringify(text.length > 80 ? `${text.slice(0, 79)}…` : text);
   let host = text;
-  if (isIP(text.replace(/^\[|\]$/g, '')) === 0 && /[/?#:@\\]/.test(text)) {
+  if (!PLAIN.test(text) && isIP(text.replace(/^\[|\]$/g, '')) === 0 && /[/?#:@\\]/.test(text)) {
     // A URL (with or without its scheme) stands for its host.
     let url: URL;
     try {
@@ -30,24 +32,27 @@ export function normalizeCompanyDomain(raw: string): DomainResult {
     } catch {
       return { ok: false, reason: `${shown} is neither a domain name nor a URL` };
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${shown} is a ${url.protocol.slice(0, -1)} URL, not a web address` };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${shown} is not a web address (a ${url.protocol.slice(0, -1)} URL)` };
     if (url.username || url.password) return { ok: false, reason: `${shown} carries credentials` };
     host = url.hostname;
   }
   host = host.replace(/^\[|\]$/g, '');
   if (host.endsWith('.') && !host.endsWith('..')) host = host.slice(0, -1);
-  if (isIP(host) !== 0) {
-    // One spelling per address: the URL parser's (IPv6 compressed and lower case).
-    const canonical = new URL(`http://${isIP(host) === 6 ? `[${host}]` : host}/`).hostname.replace(/^\[|\]$/g, '');
-    return { ok: true, domain: canonical };
+  if (!PLAIN.test(host) || /^[0-9.]+$/.test(host)) {
+    if (isIP(host) !== 0) return { ok: true, domain: canonicalAddress(host) };
   }
   const ascii = domainToASCII(host.toLowerCase());
-  if (ascii === '' || !HOSTNAME.test(ascii)) return { ok: false, reason: `${shown} is not a domain name` };
+  // A numeric last label is no name (the URL parser would read `1.2.3` as the address 1.2.0.3).
+  if (ascii === '' || !HOSTNAME.test(ascii) || /(?:^|\.)[0-9]+$/.test(ascii)) return { ok: false, reason: `${shown} is not a domain name` };
   if (ascii.length > MAX_DOMAIN) return { ok: false, reason: `${shown} is longer than ${MAX_DOMAIN} characters` };
-  const target = normalizeTarget(`http://${ascii}/`);
-  const registrable = target.ok ? target.value.domain : ascii;
+  const registrable = getDomain(ascii, { extractHostname: false }) ?? ascii;
   if (registrable !== ascii) {
     return { ok: false, reason: `${ascii} is not a registrable domain: its scans are ranked under ${registrable}` };
   }
   return { ok: true, domain: ascii };
+}
+
+/** One spelling per address: the URL parser's (IPv6 compressed and lower case, IPv4 dotted decimal). */
+function canonicalAddress(host: string): string {
+  return new URL(`http://${isIP(host) === 6 ? `[${host}]` : host}/`).hostname.replace(/^\[|\]$/g, '');
 }

@@ -29,7 +29,8 @@ export interface ImportOptions extends ListRules {
 export interface ImportHooks {
   refused(line: number, reason: string): void;
   reading?(rows: number, progress: ListProgress): void;
-  phase?(what: string): void;
+  /** A step has ended (what it did); the caller times it. */
+  step?(done: string): void;
 }
 
 export interface ImportReport {
@@ -84,9 +85,9 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
     }
     await stager.finish();
     await session.query(`ANALYZE ${STAGED}`);
+    hooks.step?.(`read ${report.read.toLocaleString('en-US')} lines`);
 
     // Two lines naming one company: the first counts, the others are refused (an upsert may not write a row twice).
-    hooks.phase?.('checking for duplicates');
     const duplicates = await session.query<{ line: number; domain: string; first: number }>(
       `SELECT s.line, s.domain, d.first
        FROM (SELECT domain, min(line) AS first FROM ${STAGED} WHERE NOT refused GROUP BY domain HAVING count(*) > 1) d
@@ -96,6 +97,7 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
     for (const d of duplicates) hooks.refused(d.line, `${d.domain} is listed already on line ${d.first}`);
     report.refused += duplicates.length;
     report.listed = accepted - duplicates.length;
+    hooks.step?.(`checked for duplicates (${duplicates.length.toLocaleString('en-US')})`);
     if (report.refused > 0 && !options.skipInvalid) {
       await session.query('ROLLBACK');
       open = false;
@@ -112,19 +114,25 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
       throw new ImportRefused('The list names no company: --prune would remove every curated company, so nothing was changed.');
     }
 
-    hooks.phase?.(`writing ${report.listed.toLocaleString('en-US')} companies`);
     // The values each company ends with are computed against its current row (LEFT JOIN): a field the list leaves
-    // empty keeps the company's value. xmax = 0 tells an inserted row from an updated one. A company a scan's end
-    // inserts between that read and this write (a community scan of the same domain, that very moment) gets the
-    // list's values or the defaults.
+    // empty keeps the company's value. Rows already as listed are left out before the insert (an upsert that meets
+    // a conflict locks and rewrites the row's header even when its WHERE declines the update), and the rest go in
+    // in domain order (the unique index is filled in order: a quarter faster at a million). xmax = 0 tells an
+    // inserted row from an updated one. A company that a scan's end inserts between the read and the write (a
+    // community scan of that very domain, that very moment) meets the ON CONFLICT and takes the list's values.
     const [merged] = await session.query<{ added: number; updated: number }>(
-      `WITH merged AS (
-         INSERT INTO companies AS c (id, name, website, domain, category_id, source, updated_at)
-         SELECT gen_random_uuid(), coalesce(s.name, e.name, s.domain),
-                coalesce(s.website, e.website, CASE WHEN strpos(s.domain, ':') > 0 THEN 'https://[' || s.domain || ']' ELSE 'https://' || s.domain END),
-                s.domain, coalesce(s.category_id, e.category_id), $1::"CompanySource", now()
+      `WITH wanted AS (
+         SELECT s.domain, coalesce(s.name, e.name, s.domain) AS name,
+                coalesce(s.website, e.website, CASE WHEN strpos(s.domain, ':') > 0 THEN 'https://[' || s.domain || ']' ELSE 'https://' || s.domain END) AS website,
+                coalesce(s.category_id, e.category_id) AS category_id,
+                e.id IS NULL OR (e.name, e.website, e.category_id, e.source) IS DISTINCT FROM
+                  (coalesce(s.name, e.name), coalesce(s.website, e.website), coalesce(s.category_id, e.category_id), $1::"CompanySource") AS differs
          FROM ${STAGED} s LEFT JOIN companies e ON e.domain = s.domain
-         WHERE NOT s.refused
+         WHERE NOT s.refused),
+       merged AS (
+         INSERT INTO companies AS c (id, name, website, domain, category_id, source, updated_at)
+         SELECT gen_random_uuid(), w.name, w.website, w.domain, w.category_id, $1::"CompanySource", now()
+         FROM wanted w WHERE w.differs ORDER BY w.domain
          ON CONFLICT (domain) DO UPDATE SET name = EXCLUDED.name, website = EXCLUDED.website,
                 category_id = EXCLUDED.category_id, source = EXCLUDED.source, updated_at = now()
          WHERE (c.name, c.website, c.category_id, c.source) IS DISTINCT FROM
@@ -136,9 +144,9 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
     report.added = merged.added;
     report.updated = merged.updated;
     report.unchanged = report.listed - merged.added - merged.updated;
+    hooks.step?.(`wrote ${(merged.added + merged.updated).toLocaleString('en-US')} of ${report.listed.toLocaleString('en-US')} companies`);
 
     if (options.prune) {
-      hooks.phase?.('removing curated companies the list does not name');
       // Their scans stay (scans.company_id is ON DELETE SET NULL: every scan, its checks and its report stay
       // readable by scan id); their score history and journeys go with them (ON DELETE CASCADE: read only
       // through the company).
@@ -151,9 +159,11 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
       );
       report.removed = gone.removed;
       report.removedSample = gone.sample ?? [];
+      hooks.step?.(`removed ${gone.removed.toLocaleString('en-US')} curated companies the list does not name`);
     }
     await session.query('COMMIT');
     open = false;
+    hooks.step?.('committed');
     report.imported = true;
     return report;
   } finally {

@@ -29,7 +29,7 @@ export class Progress {
     const seconds = (now - this.startedAt) / 1000;
     const rate = seconds > 0 ? done / seconds : 0;
     let line = `${this.what}: ${count(done)} ${unit}, ${count(Math.round(rate))} ${unit}/s`;
-    if (fraction !== null && fraction > 0) {
+    if (fraction !== null && fraction > 0 && fraction < 1) {
       const left = (seconds * (1 - fraction)) / fraction;
       line += `, ${Math.min(100, Math.floor(fraction * 100))} %, about ${duration(left)} left`;
     }

@@ -158,7 +158,7 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
   switch (name) {
     case 'import': {
       const progress = new Progress(info, 'import', { tty: info.isTTY === true });
-      let phaseAt = Date.now();
+      let stepAt = Date.now();
       const report = await importCompanyList(
         db,
         {
@@ -174,9 +174,9 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
         {
           refused: (line, reason) => progress.note(`line ${line}: ${reason}`),
           reading: (rows, p) => progress.update(rows, p.bytesTotal > 0 ? p.bytesRead / p.bytesTotal : null),
-          phase: (what) => {
-            progress.note(`import: ${what} (${duration((Date.now() - phaseAt) / 1000)} since the last step)`);
-            phaseAt = Date.now();
+          step: (done) => {
+            progress.note(`import: ${done} in ${duration((Date.now() - stepAt) / 1000)}`);
+            stepAt = Date.now();
           },
         },
       ).catch((err) => {

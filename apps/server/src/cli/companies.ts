@@ -16,6 +16,8 @@ async function main(argv: string[]): Promise<number> {
     (argv.length === 0 ? process.stderr : process.stdout).write(USAGE);
     return argv.length === 0 ? 2 : 0;
   }
+  // stdout closed early (`list | head`): the reader has what it wanted, so that is a normal end.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => process.exit(err.code === 'EPIPE' ? 0 : 2));
   let runtime: Runtime | undefined;
   try {
     const config = loadConfig();
@@ -37,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\n${err instanceof UsageError ? 'Run `npm run companies -- --help` for usage.\n' : ''}`);
       return 2;
     }
+    if ((err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
     // The database unreachable, a statement refused: the environment, not the input.
     process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
     return 2;
