@@ -25,7 +25,11 @@ describe('AI Catalog entries', () => {
                 identifier: 'urn:air:corpus:a2a:planner',
                 displayName: 'Planner agent',
                 type: 'application/a2a-agent-card+json',
-                data: { name: 'Planner', version: '1.0.0', supportedInterfaces: [{ url: `${origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], skills: [{ id: 'plan', name: 'Plan', description: 'Plans', tags: [] }] },
+                // A complete 1.0 card (every field a2a.proto marks REQUIRED), so only the embedding is under test here.
+                data: {
+                  name: 'Planner', description: 'Plans trips.', version: '1.0.0', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'],
+                  supportedInterfaces: [{ url: `${origin}/a2a`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }], skills: [{ id: 'plan', name: 'Plan', description: 'Plans', tags: [] }],
+                },
               },
             ],
           }),
