@@ -1,7 +1,8 @@
 // The breaking-change gate (npm run contract:diff) on a small two-file contract in a scratch git repository: a
 // renamed response field is breaking and fails without a major bump of info.version, passes with one; an optional
 // field or a new path is non-breaking and passes without a bump; a clone with no earlier release is skipped, not
-// failed. The last tests run the real root script and check that .ci/run calls it before the tests.
+// failed. The changelog entry of a version lists what changed since the previous one. The last test runs the real
+// root script and checks that .ci/run calls it before the tests.
 import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,6 +12,12 @@ import * as path from 'node:path';
 const { runGate } = require('../scripts/contract-gate/gate') as {
   runGate(options: { root: string; baseRef?: string | null; out?: (line: string) => void }): Promise<number>;
 };
+
+const changelog = require('../scripts/contract-gate/changelog') as {
+  buildEntry(options: { root: string; docs: string[]; snapshots: unknown; today?: string }): Promise<{ marker: string; text: string }>;
+  prepend(existing: string | null, entry: { marker: string; text: string }): string;
+};
+const { Snapshots } = require('../scripts/contract-gate/snapshot') as { Snapshots: new (root: string) => { dispose(): void } };
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const scratch: string[] = [];
@@ -188,6 +195,32 @@ test('no earlier release in the clone: the gate says so and does not fail', asyn
   expect(cut.output).toContain('not compared: this clone is shallow');
   // --base still compares when the named commit is there.
   expect((await gate(dir, 'HEAD~1')).code).toBe(1);
+}, 120_000);
+
+test('the changelog entry of a new version lists what changed since the previous one; the same versions replace it', async () => {
+  const dir = released();
+  write(dir, { 'openapi/components/pets.yaml': RENAMED });
+  bump(dir, '2.0.0');
+  commit(dir, 'rename name to title, 2.0.0');
+  const snapshots = new Snapshots(dir);
+  try {
+    const entry = async () => changelog.buildEntry({ root: dir, docs: ['openapi/pets.yaml'], snapshots, today: '2026-11-27' });
+    const first = changelog.prepend(null, await entry());
+    expect(first).toContain('## pets 2.0.0 (2026-11-27)');
+    expect(first).toMatch(/Since 1\.0\.0 \(its last state: [0-9a-f]{7,}, /);
+    expect(first).toMatch(/\*\*Breaking\*\* \(1\):\n\n- `GET \/pets\/\{id\} response 200 .*property name`: cannot remove response property 'name'/);
+    expect(changelog.prepend(first, await entry())).toBe(first); // same versions: the top entry is replaced
+
+    write(dir, { 'openapi/components/pets.yaml': `${RENAMED}    nickname: { type: string }\n` });
+    bump(dir, '2.1.0');
+    commit(dir, 'nickname, 2.1.0');
+    const second = changelog.prepend(first, await entry());
+    expect(second.indexOf('## pets 2.1.0')).toBeLessThan(second.indexOf('## pets 2.0.0'));
+    expect(second).toMatch(/## pets 2\.1\.0[\s\S]*Since 2\.0\.0[\s\S]*field nickname`: added[\s\S]*## pets 2\.0\.0/);
+    expect(second.match(/^## /gm)).toHaveLength(2);
+  } finally {
+    snapshots.dispose();
+  }
 }, 120_000);
 
 test('npm run contract:diff is the gate, and .ci/run runs it before the tests', () => {
