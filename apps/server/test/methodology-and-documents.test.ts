@@ -44,9 +44,11 @@ test('methodology = the scanner = the scanner README table', async () => {
   for (const [i, c] of CHECK_CATALOG.entries()) {
     expect(m.checks[i]).toEqual({
       id: c.id, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, points: c.points,
-      appliesTo: [...c.appliesTo], description: c.description, fix: c.fix,
+      appliesTo: [...c.appliesTo], description: `${c.description} Source: ${c.source.replace(/\.$/, '')}.`, fix: c.fix,
     });
   }
+  // Every check cites its source (the standard and section, or why the rule is our own) on the methodology page.
+  expect(m.checks.filter((c) => !/ Source: .{10,}\.$/.test(c.description)).map((c) => c.id)).toEqual([]);
   expect(m.layers).toEqual(LAYER_ORDER.map((id) => ({ id, weight: LAYER_WEIGHTS[id] })));
   expect(m.tierPoints).toEqual(TIER_POINTS);
   expect(m.statusCredit).toEqual(STATUS_CREDIT);

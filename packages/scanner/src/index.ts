@@ -1,4 +1,4 @@
-export type { CheckLabel, CheckResult, CheckStatus, CheckTier, Evidence, Grade, LayerId, LayerResult, ScanEnding, ScanLogger, ScanResult, TargetKind } from './types';
+export type { CheckLabel, CheckResult, CheckStatus, CheckTier, Evidence, EvidenceExchange, Grade, LayerId, LayerResult, ScanEnding, ScanLogger, ScanResult, TargetKind } from './types';
 export type { FetchPolicy } from './fetch/policy';
 export { DEFAULT_FETCH_POLICY } from './fetch/policy';
 export { createGuardedFetch } from './fetch/guarded-fetch';
@@ -12,6 +12,9 @@ export { scan, SCAN_PHASES } from './scan/scan';
 export { causeForFetchError } from './scan/causes';
 export type { ScanOptions, ScanPhase } from './scan/scan';
 export { CHECK_CATALOG } from './checks/catalog';
+export { CHECK_SOURCES } from './checks/sources';
+// Reports show the stored exchange in words after the detail (the contract's CheckEvidence has no field for it).
+export { exchangeInWords, EXCHANGE_WORDS_MAX } from './checks/exchange';
 export type { CheckDefinition, CheckOutcome } from './checks/types';
 export type { Artifacts, FetchedDoc, McpArtifact, McpTool } from './gather/artifacts';
 export { LAYER_WEIGHTS, TIER_POINTS, GRADE_BANDS, BONUS_CHECK_POINTS, REQUIRED_FAILURE_CAP, REFUSAL_SCORE_CAP, BASE_SCORE_CEILING, BONUS_BASE_THRESHOLD, CAPABILITIES, CAPABILITY_POINTS } from './scoring/weights';

@@ -12,6 +12,19 @@ export interface Evidence {
   detail: string;
   excerpt?: string;
   header?: string;
+  /**
+   * The HTTP exchange the verdict rests on (checks/exchange.ts): what we sent, what came back, bounded and sanitised.
+   * Stored with the evidence; a report shows it in words after the detail (exchangeInWords), as the contract's
+   * CheckEvidence has no field for it.
+   */
+  exchange?: EvidenceExchange;
+}
+
+export interface EvidenceExchange {
+  request: { method: string; url: string; accept: string; userAgent: string; signed: boolean };
+  /** Null when no answer came (a timeout, DNS, a refused connection): `error` says what happened. */
+  response: { status: number; finalUrl: string | null; contentType: string | null; bytes: number; firstBytes: string } | null;
+  error: string | null;
 }
 
 export interface CheckResult {

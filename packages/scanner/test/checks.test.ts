@@ -47,6 +47,11 @@ const SPECIAL: Record<string, [() => Artifacts, () => Artifacts]> = {
   'mcp-cache-hints': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, results: [{ method: 'tools/list', resultType: 'complete', ttlMs: -5, cacheScope: 'everyone' }] } }) })],
   'mcp-request-headers': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, headerMismatch: { status: 200, errorCode: null, answered: true, fetchFailure: false } } }) })],
   'mcp-stateless': [() => ({ ...goodSite(), mcp: modernMcp() }), () => ({ ...goodSite(), mcp: modernMcp({ modern: { ...modernMcp().modern!, sessionIds: ['abc'] } }) })],
+  // AID v2.1 §2: one valid record at _agent.<host>; none on a product site is an opportunity missed (emerging).
+  'dns-agent-discovery': [
+    () => ({ ...goodSite(), agentDns: { name: '_agent.acme.com', records: ['v=aid2;u=https://acme.com/mcp;p=mcp'], absent: false, error: null, skipped: null } }),
+    () => ({ ...goodSite(), agentDns: { name: '_agent.acme.com', records: [], absent: true, error: null, skipped: null } }),
+  ],
 };
 
 describe('every check has a passing and a failing fixture', () => {

@@ -47,7 +47,7 @@ describe('WebMCP from script files', () => {
   it('a tool registered with document.modelContext.registerTool in /app.js is found', () => {
     const check = results.app.checks.find((c) => c.id === 'webmcp')!;
     expect(check.status).toBe('passed');
-    expect(check.evidence.detail).toBe(`${base}/app.js registers WebMCP tools`);
+    expect(check.evidence.detail).toBe(`${base}/app.js registers WebMCP tools on document.modelContext (the WebMCP draft's)`);
     expect(check.evidence.excerpt).toMatch(/registerTool/);
   });
 

@@ -31,7 +31,9 @@ export function buildMethodology(): Methodology {
       bonus: c.bonus,
       points: c.points,
       appliesTo: [...c.appliesTo],
-      description: c.description,
+      // The contract's MethodologyCheck has no field for the citation, so it ends the description, which the web
+      // methodology page and its markdown show: every check says what standard it applies, or why the rule is ours.
+      description: withSource(c.description, c.source),
       fix: c.fix,
     })),
     layers: LAYER_ORDER.map((id) => ({ id, weight: LAYER_WEIGHTS[id] })),
@@ -42,4 +44,9 @@ export function buildMethodology(): Methodology {
     capabilities: { pointsPerCapability: CAPABILITY_POINTS, items: CAPABILITIES.map((c) => ({ id: c.id, name: c.name, provenBy: c.provenBy })) },
     gradeBands: GRADE_BANDS.map((b) => ({ grade: b.grade, min: b.min })),
   };
+}
+
+/** "<what it looks for> Source: <standard and section, or why the rule is our own>." */
+export function withSource(description: string, source: string): string {
+  return `${description.trim()} Source: ${source.replace(/\.$/, '')}.`;
 }

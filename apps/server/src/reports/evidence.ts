@@ -2,6 +2,7 @@
 // already keeps excerpts short and never records request headers; this is the last gate before the public API,
 // so it holds whatever a future check might store.
 import type { LeaderboardSchemas } from '@arl/contract';
+import { exchangeInWords } from '@arl/scanner';
 
 export type CheckEvidence = LeaderboardSchemas['CheckEvidence'];
 
@@ -53,6 +54,18 @@ export function toReportEvidence(stored: unknown): CheckEvidence {
     status,
     header,
     excerpt: text(e.excerpt, EXCERPT_MAX),
-    detail: text(e.detail, DETAIL_MAX) ?? 'No detail was recorded for this check.',
+    detail: withExchange(text(e.detail, DETAIL_MAX) ?? 'No detail was recorded for this check.', e.exchange),
   };
+}
+
+/**
+ * The HTTP exchange the verdict rests on (what we sent, what came back; the scanner's `exchange`), in words after the
+ * finding: CheckEvidence has no field for it, and the detail is the free text a site owner reads. The finding is
+ * shortened first, so the exchange stays whole; both are redacted like every other string here.
+ */
+function withExchange(finding: string, exchange: unknown): string {
+  const words = exchangeInWords(exchange);
+  if (!words) return finding;
+  const tail = bounded(redact(words), DETAIL_MAX - 2);
+  return `${bounded(finding, Math.max(1, DETAIL_MAX - Array.from(tail).length - 1))} ${tail}`;
 }

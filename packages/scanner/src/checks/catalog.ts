@@ -3,6 +3,7 @@ import { aiSearchBotsAllowed, contentSignals, trainingBotPolicy } from './access
 import { contentUsage } from './access/content-usage';
 import { aiPreferencesByAgent } from './access/preferences-by-family';
 import { ardManifest } from './discovery/ard';
+import { dnsAgentDiscovery } from './discovery/dns-agent';
 import { clientRegistration, honestRateLimits, oauthDiscovery, pkceS256, protectedResourceMetadata } from './access/oauth';
 import { llmsFullTxt, llmsTxt, llmsTxtLinked } from './discovery/llms-txt';
 import { jsonLd, pageMetadata } from './discovery/page-metadata';
@@ -41,6 +42,7 @@ export const CHECK_CATALOG: readonly CheckDefinition[] = Object.freeze([
   a2aAgentCard,
   agentSkills,
   ardManifest,
+  dnsAgentDiscovery,
   jsonLd,
   pageMetadata,
   aiSearchBotsAllowed,

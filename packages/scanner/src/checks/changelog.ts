@@ -31,7 +31,21 @@ const SOFT_404_SOURCE = 'RFC 9110 §15.5.5 (404 Not Found); afdocs#29 (a 200 tex
 const LLMS_PREAMBLE = 'A line before the H1 (a generator\'s comment line such as All in One SEO\'s or Rank Math\'s, YAML front matter, an HTML comment) no longer hides the title: the file is read as llmstxt.org\'s parser reads it (the first "# " line before the first "##" section), and the preamble makes it at most a warning that names it.';
 const LLMS_PREAMBLE_SOURCE = 'llmstxt.org (the llms_txt reference parser, miniparse)';
 
+/** Issue 29 item 4: llms.txt v2 (August 2026). */
+const LLMS_V2 = 'llmstxt.org v2, August 2026 (changes.md)';
+
 export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
+  {
+    version: '2026.11.27.2',
+    changes: [
+      { check: 'dns-agent-discovery', change: 'added', summary: 'A TXT record at _agent.<host> naming the agent endpoint and its protocol (AID: v=aid2; u=...; p=mcp|a2a|openapi...), looked up through the host\'s resolver for the exact host: one valid record passes, a legacy aid1 or deprecated record is a warning, an invalid or ambiguous one fails, a failed lookup is couldnt_check; an IP address or a special-use name is not applicable. Emerging: it only adds. DNS-AID\'s SVCB records under _agents are not looked up (Node\'s resolver cannot ask for SVCB).', source: 'AID v2.1 §2, draft-nemethi-dawn-aid-00; draft-mozleywilliams-dnsop-dnsaid-02' },
+      { check: 'llms-txt', change: 'changed', summary: 'The llms.txt judged is the one v2 finds: the file the home page names with rel="describedby" (HTML <link> or Link header, same origin), else the most specific llms.txt at or above the scanned path (/project/llms.txt for /project/), else /llms.txt; the evidence names which. A "## Optional" section counts like any section of links: v2 took away its special meaning (we never gave it one).', source: LLMS_V2 },
+      { check: 'llms-txt-linked', change: 'changed', summary: 'rel="describedby" is named as the v2 way to point to the llms.txt covering a page; the llms.txt linked to is the one v2 finds, so a site whose only llms.txt is /docs/llms.txt is judged on it.', source: `${LLMS_V2}; RFC 8288 §3` },
+      { check: 'markdown-negotiation', change: 'changed', summary: 'A home page that does not negotiate markdown is asked for its markdown twin: the one it links (rel="alternate" type="text/markdown"), else page.html.md and page.md (v2 accepts both). A linked twin that serves markdown passes, a linked one that does not fails, a twin found only at those URLs is a warning. Before, a linked alternate was a warning, unread.', source: `${LLMS_V2}; RFC 9110 §12.5.1` },
+      { check: 'webmcp', change: 'changed', summary: 'Tools registered on document.modelContext (the WebMCP draft since May 2026) or navigator.modelContext (the earlier draft, still accepted) are found in every spelling (optional chaining, brackets, registerTool?.()), and the evidence names the surface; the fix names document.modelContext.', source: 'WebMCP index.bs §Extensions to Document, §ModelContext Interface; webmcp#184' },
+      { check: 'mcp-server-card', change: 'changed', summary: 'A card at /.well-known/mcp/server-card.json or /.well-known/mcp.json counts alike (SEP-2127 is a draft and implementers disagree), and the evidence says which was found (and when both were); no card at one while the other could not be read is couldnt_check, not failed.', source: 'SEP-2127 (draft), SEP-1649' },
+    ],
+  },
   {
     version: '2026.11.27',
     changes: [

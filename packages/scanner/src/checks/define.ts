@@ -3,6 +3,8 @@ import type { FetchedDoc } from '../gather/artifacts';
 import { blockOf } from '../gather/block-signals';
 import type { CheckLabel, CheckStatus, CheckTier, Evidence, LayerId, TargetKind } from '../types';
 import type { CheckDefinition, CheckOutcome } from './types';
+import { CHECK_SOURCES } from './sources';
+import { exchangeOf } from './exchange';
 
 export const WEBSITE: readonly TargetKind[] = ['website'];
 export const ALL_KINDS: readonly TargetKind[] = ['website', 'mcp_server', 'mcp_app'];
@@ -25,6 +27,8 @@ export function defineCheck(spec: {
     label: spec.label !== undefined ? spec.label : spec.tier === 'emerging' ? 'emerging' : null,
     bonus,
     points: pointsFor(spec.tier, bonus),
+    // Every check cites what it applies (checks/sources.ts); test/catalog-docs.test.ts fails for one without.
+    source: CHECK_SOURCES[spec.id] ?? '',
   };
 }
 
@@ -35,9 +39,15 @@ export function outcome(status: CheckStatus, detail: string, extra: Partial<Evid
 
 export function docEvidence(doc: FetchedDoc | null | undefined, excerptFrom?: 'body'): Partial<Evidence> {
   if (!doc) return {};
-  const evidence: Partial<Evidence> = { url: doc.finalUrl ?? doc.url, status: doc.status };
+  const evidence: Partial<Evidence> = { url: doc.finalUrl ?? doc.url, status: doc.status, ...exchangeField(doc) };
   if (excerptFrom === 'body' && doc.body) evidence.excerpt = excerpt(doc.body);
   return evidence;
+}
+
+/** The exchange behind a document, as an evidence field (absent when the fetcher did not note the request). */
+export function exchangeField(doc: FetchedDoc | null | undefined): Pick<Evidence, 'exchange'> {
+  const exchange = exchangeOf(doc);
+  return exchange ? { exchange } : {};
 }
 
 /** A markdown link or image, inline form: [text](url "title"). */
@@ -72,16 +82,17 @@ export function excerpt(text: string, max = 240): string {
 export function unreachable(doc: FetchedDoc | null | undefined, what: string): CheckOutcome | null {
   if (!doc) return outcome('couldnt_check', `${what} was not fetched`);
   // Endless redirects are the site's doing, unlike timeouts or DNS trouble on our side.
-  if (doc.error?.code === 'too_many_redirects') return outcome('failed', `${what} redirects endlessly`, { url: doc.url, status: null });
-  if (doc.status === null) return outcome('couldnt_check', `Could not fetch ${what}: ${doc.error?.message ?? 'unknown error'}`, { url: doc.url, status: null });
+  const exchange = exchangeField(doc);
+  if (doc.error?.code === 'too_many_redirects') return outcome('failed', `${what} redirects endlessly`, { url: doc.url, status: null, ...exchange });
+  if (doc.status === null) return outcome('couldnt_check', `Could not fetch ${what}: ${doc.error?.message ?? 'unknown error'}`, { url: doc.url, status: null, ...exchange });
   if (doc.error && doc.error.code !== 'too_large') {
-    return outcome('couldnt_check', `Reading ${what} failed: ${doc.error.message}`, { url: doc.finalUrl ?? doc.url, status: doc.status });
+    return outcome('couldnt_check', `Reading ${what} failed: ${doc.error.message}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...exchange });
   }
   // A challenge or a rate limit stood in front of the document: the site may well have it.
   const block = blockOf(doc);
-  if (block) return outcome('couldnt_check', `Couldn't check ${what}: we met ${block.reason}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}) });
+  if (block) return outcome('couldnt_check', `Couldn't check ${what}: we met ${block.reason}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}), ...exchange });
   // The site answers this path as it answers one that cannot exist: the document is not there (gather/soft-404.ts).
-  if (doc.softNotFound) return outcome('failed', `${what} is not there: ${doc.softNotFound}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}) });
+  if (doc.softNotFound) return outcome('failed', `${what} is not there: ${doc.softNotFound}`, { url: doc.finalUrl ?? doc.url, status: doc.status, ...(doc.body ? { excerpt: excerpt(doc.body) } : {}), ...exchange });
   return null;
 }
 

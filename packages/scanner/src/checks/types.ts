@@ -19,5 +19,7 @@ export interface CheckDefinition {
   appliesTo: readonly TargetKind[];
   description: string;
   fix: string;
+  /** The standard and section it applies, or why the rule is our own (checks/sources.ts). */
+  source: string;
   evaluate(artifacts: Artifacts): CheckOutcome;
 }

@@ -11,6 +11,10 @@ export function catalogMarkdown(): string {
     '|---|---|---|---|---|---|---|---|',
     ...rows,
     '',
+    'What each check applies (the standard and section, or why the rule is our own):',
+    '',
+    ...CHECK_CATALOG.map((c) => `- \`${c.id}\`: ${c.source}.`),
+    '',
     changelogMarkdown(),
   ].join('\n');
 }

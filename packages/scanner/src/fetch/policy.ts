@@ -1,5 +1,6 @@
 import { DEFAULT_USER_AGENT } from '../version';
 import type { LookupFn } from './resolve';
+import type { TxtResolver } from './dns-txt';
 import type { RequestSigner } from './request-signer';
 
 export interface FetchPolicy {
@@ -11,6 +12,12 @@ export interface FetchPolicy {
   maxRedirects?: number;
   userAgent?: string;
   lookup?: LookupFn;
+  /**
+   * DNS TXT lookups (agent discovery at _agent.<host>): the system resolver when unset. A policy with its own `lookup`
+   * (tests, the sandbox, `--resolve`) or `loopbackOnly` and no `resolveTxt` looks nothing up: its names are not sent
+   * to the real DNS behind its back. Tests inject a fake here, never the network.
+   */
+  resolveTxt?: TxtResolver;
   /** Ports a public address may be fetched on, every redirect hop included; unset allows any. */
   publicPorts?: readonly number[];
   /** Web Bot Auth: when set, every request (each redirect hop) carries an HTTP Message Signature. */
@@ -23,7 +30,13 @@ export interface FetchPolicy {
   loopbackOnly?: boolean;
 }
 
-export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'publicPorts' | 'signer' | 'loopbackOnly'>> & { lookup?: LookupFn; publicPorts?: readonly number[]; signer?: RequestSigner; loopbackOnly?: boolean };
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'resolveTxt' | 'publicPorts' | 'signer' | 'loopbackOnly'>> & {
+  lookup?: LookupFn;
+  resolveTxt?: TxtResolver;
+  publicPorts?: readonly number[];
+  signer?: RequestSigner;
+  loopbackOnly?: boolean;
+};
 
 export const DEFAULT_FETCH_POLICY: ResolvedFetchPolicy = {
   allowPrivateNetworks: false,

@@ -17,6 +17,47 @@ export interface FetchedDoc {
   block?: BlockSignal | null;
   /** Set when the site answers this path as it answers a path that cannot exist (a soft 404, see soft-404.ts): why, in words. */
   softNotFound?: string | null;
+  /** What we sent for it (set by DocFetcher): the headers that matter, never a signature, cookie or credential. */
+  request?: SentRequest;
+}
+
+/** The request a document answered, as the evidence shows it (checks/exchange.ts). */
+export interface SentRequest {
+  method: string;
+  url: string;
+  accept: string;
+  userAgent: string;
+  /** Carried a Web Bot Auth signature (RFC 9421); the signature itself is never recorded. */
+  signed: boolean;
+}
+
+/** An llms.txt that could cover the target (llms.txt v2): named by rel="describedby", at or above the target's path, or the root one. */
+export interface LlmsTxtCandidate {
+  doc: FetchedDoc;
+  via: 'describedby' | 'path' | 'root';
+}
+
+/** The home page's markdown twin (llms.txt v2: page.html.md or page.md), looked for when it does not negotiate markdown. */
+export interface MarkdownTwin {
+  /** The first candidate that answered 200, null when none did. */
+  doc: FetchedDoc | null;
+  /** Linked with rel="alternate" type="text/markdown", or found at one of the URL forms v2 accepts. */
+  via: 'alternate' | 'url-form';
+  tried: FetchedDoc[];
+}
+
+/** The DNS TXT lookup for agent discovery at _agent.<host> (AID; see gather/dns-agent-record.ts). */
+export interface AgentDnsLookup {
+  /** The name asked, e.g. _agent.example.com. */
+  name: string;
+  /** TXT records, each one's character strings joined (AID v2.1 §2.1); null when the lookup was not made or failed. */
+  records: string[] | null;
+  /** No such name or no TXT at it (NXDOMAIN, NODATA). */
+  absent: boolean;
+  /** The lookup failed on our side or the resolver's (timeout, SERVFAIL, refused). */
+  error: string | null;
+  /** Why it was not looked up at all (an IP address, a special-use name, no resolver for TXT). */
+  skipped: string | null;
 }
 
 export type AgentFamily = 'training' | 'search' | 'user';
@@ -162,7 +203,13 @@ export interface Artifacts {
   robots: FetchedDoc | null;
   sitemaps: FetchedDoc[];
   llmsTxt: FetchedDoc | null;
+  /** llms.txt v2: the files that could cover the target, most weighty first (gather/llms-txt-v2.ts); undefined when only /llms.txt was read. */
+  llmsTxtCandidates?: LlmsTxtCandidate[];
   llmsFullTxt: FetchedDoc | null;
+  /** Undefined when not looked for (evidence assembled by hand, or the home page negotiates markdown). */
+  markdownTwin?: MarkdownTwin | null;
+  /** Undefined when no lookup was attempted (evidence assembled by hand). */
+  agentDns?: AgentDnsLookup | null;
   wellKnown: Partial<Record<WellKnownName, FetchedDoc>>;
   openapi: FetchedDoc[];
   /**

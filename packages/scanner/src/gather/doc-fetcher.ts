@@ -1,4 +1,5 @@
-import { GuardedFetch } from '../fetch/guarded-fetch';
+import { GuardedFetch, UNSIGNED_HEADER } from '../fetch/guarded-fetch';
+import { DEFAULT_USER_AGENT } from '../version';
 import { GuardedFetchError } from '../fetch/errors';
 import type { FetchedDoc } from './artifacts';
 import { detectBlock } from './block-signals';
@@ -15,7 +16,14 @@ export class DocFetcher {
   private readonly requests = new WeakMap<FetchedDoc, DocRequest>();
   readonly seen: FetchedDoc[] = [];
 
-  constructor(private readonly fetch: GuardedFetch) {}
+  /**
+   * `sent`: what the guarded fetch adds to a request that names none, so each document can record what was sent (its
+   * User-Agent, and whether requests are signed) for the evidence; the defaults are the scanner's own.
+   */
+  constructor(
+    private readonly fetch: GuardedFetch,
+    private readonly sent: { userAgent?: string; signed?: boolean } = {},
+  ) {}
 
   get(url: string, request: DocRequest = {}): Promise<FetchedDoc> {
     const headers = request.headers ?? {};
@@ -32,9 +40,22 @@ export class DocFetcher {
     const first = await this.attempt(url, method, headers);
     // A dropped connection is often a blip: one retry keeps flaky networks from turning into couldnt_check.
     const doc = first.status === null && first.error?.code === 'network' ? await this.attempt(url, method, headers) : first;
+    doc.request = this.describe(url, method, headers);
     this.seen.push(doc);
     this.requests.set(doc, { method: method as DocRequest['method'], headers });
     return doc;
+  }
+
+  /** The headers that matter of what went out (the guarded fetch fills Accept and User-Agent the same way). */
+  private describe(url: string, method: string, headers: Record<string, string>): NonNullable<FetchedDoc['request']> {
+    const named = (name: string): string | undefined => Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+    return {
+      method,
+      url,
+      accept: named('accept') ?? '*/*',
+      userAgent: named('user-agent') ?? this.sent.userAgent ?? DEFAULT_USER_AGENT,
+      signed: Boolean(this.sent.signed) && named(UNSIGNED_HEADER) === undefined,
+    };
   }
 
   /** The request a document answered; undefined for a document this fetcher did not fetch. */

@@ -1,6 +1,9 @@
 import { summarizeHtml } from '../util/html-summary';
 import { parseJson } from '../util/json';
 import type { GuardedFetch } from '../fetch/guarded-fetch';
+import type { TxtLookup } from '../fetch/dns-txt';
+import { lookupAgentRecord } from './dns-agent-record';
+import { fetchLlmsTxtCandidates, fetchMarkdownTwin, servesMarkdown } from './llms-txt-v2';
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
@@ -27,6 +30,8 @@ export interface GatherContext {
   signed?: boolean;
   /** Pages sampled at most, the home page included (SCAN_MAX_PAGES). */
   maxPages?: number;
+  /** DNS TXT lookups through the fetch policy (fetch/dns-txt.ts); undefined looks nothing up. */
+  txt?: TxtLookup;
 }
 
 const WELL_KNOWN_PATHS: Record<WellKnownName, string> = {
@@ -83,8 +88,10 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       if (ctx.signed) a.signing = { signed: await fetchScannerView(fetcher, a), unsigned: await fetchScannerView(fetcher, a, { unsigned: true }) };
     })(),
     fetcher.get(at('/sitemap.xml'), { headers: { accept: 'application/xml,text/xml,*/*;q=0.5' } }),
+    // llms.txt v2: the file the home page names with rel="describedby", the most specific one above the target, /llms.txt.
+    fetchLlmsTxtCandidates(fetcher, a),
     (async () => {
-      a.llmsTxt = await fetcher.get(at('/llms.txt'), { headers: { accept: 'text/markdown,text/plain,*/*;q=0.5' } });
+      a.agentDns = await lookupAgentRecord(ctx.txt, a.targetUrl);
     })(),
     (async () => {
       a.llmsFullTxt = await fetcher.get(at('/llms-full.txt'), { headers: { accept: 'text/markdown,text/plain,*/*;q=0.5' } });
@@ -96,6 +103,8 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     })(),
     (async () => {
       a.markdown = await fetcher.get(target, { headers: { accept: MARKDOWN_ACCEPT } });
+      // No markdown for the asking: the markdown twin it links, or at page.html.md / page.md (llms.txt v2).
+      if (!servesMarkdown(a.markdown)) await fetchMarkdownTwin(fetcher, a, MARKDOWN_ACCEPT);
     })(),
     wellKnownLane,
     (async () => {
@@ -184,7 +193,10 @@ export async function gatherMcpTarget(ctx: GatherContext, a: Artifacts): Promise
     const card = await ctx.fetcher.get(`${a.mcp.endpoint.replace(/\/$/, '')}/server-card`, { headers: { accept: 'application/mcp-server-card+json,application/json;q=0.9,*/*;q=0.5' } });
     if (card.status === 200 && parseJson(card.body) !== undefined) a.mcpExtraCards.push(card);
   };
-  await Promise.all([gatherWellKnowns(ctx, a, MCP_WELL_KNOWNS), gatherOAuthForMcp(ctx, a), endpointCard()]);
+  const agentDns = async (): Promise<void> => {
+    a.agentDns = await lookupAgentRecord(ctx.txt, a.targetUrl);
+  };
+  await Promise.all([gatherWellKnowns(ctx, a, MCP_WELL_KNOWNS), gatherOAuthForMcp(ctx, a), endpointCard(), agentDns()]);
   await resolveAuthorizationServer(ctx, a);
 }
 

@@ -103,6 +103,8 @@ function judge(doc: FetchedDoc, control: FetchedDoc, token: string): void {
 function candidates(a: Artifacts, fetcher: DocFetcher): FetchedDoc[] {
   const docs = [
     a.llmsTxt,
+    ...(a.llmsTxtCandidates ?? []).map((c) => c.doc),
+    ...(a.markdownTwin?.tried ?? []),
     a.llmsFullTxt,
     a.markdown,
     ...a.markdownSamples,

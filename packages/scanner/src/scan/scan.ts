@@ -5,6 +5,7 @@ import { isSignInWall } from '../checks/signals';
 import { checkScannableUrl } from '../fetch/check-scannable-url';
 import { GuardedFetchError } from '../fetch/errors';
 import { createGuardedFetch } from '../fetch/guarded-fetch';
+import { createTxtLookup } from '../fetch/dns-txt';
 import type { FetchPolicy } from '../fetch/policy';
 import { resolveFetchPolicy } from '../fetch/policy';
 import { Artifacts, emptyArtifacts } from '../gather/artifacts';
@@ -96,10 +97,10 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     }
     const target = checked.url.href;
     const fetch = createGuardedFetch({ ...policy, signal });
-    const fetcher = new DocFetcher(fetch);
+    const fetcher = new DocFetcher(fetch, { userAgent: policy.userAgent, signed: policy.signer !== undefined });
     // MCP sessions see a WAF's answer as an unreachable server, not as a broken handshake.
     const sessionFetch = failOnBlocks(fetch);
-    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent, signed: policy.signer !== undefined, maxPages: Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES)) };
+    const ctx = { fetcher, fetch: sessionFetch, signal, requestTimeoutMs: policy.requestTimeoutMs, userAgent: policy.userAgent, signed: policy.signer !== undefined, maxPages: Math.max(1, Math.floor(options.maxPages ?? DEFAULT_MAX_PAGES)), txt: createTxtLookup(policy, signal) };
 
     progress('fetching_home');
     const home = await fetcher.get(target, { headers: { 'user-agent': browserUserAgent(policy.userAgent), accept: HTML_ACCEPT } });

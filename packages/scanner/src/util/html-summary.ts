@@ -20,6 +20,8 @@ export interface HtmlSummary {
   hasPasswordInput: boolean;
   webmcpForms: number;
   webmcpScript: boolean;
+  /** Where inline scripts register WebMCP tools: "document.modelContext" (the draft's), "navigator.modelContext" (the earlier one's). */
+  webmcpSurfaces?: string[];
   /** Absolute URLs of <script src> elements, in page order. */
   scriptSrcs: string[];
   challengeMarkers: string[];
@@ -87,14 +89,33 @@ export function summarizeHtml(body: string, baseUrl: string): HtmlSummary {
     hasPasswordInput: root.querySelectorAll('input[type="password"]').length > 0,
     webmcpForms: root.querySelectorAll('form[toolname]').length,
     webmcpScript: registersWebMcpTools(scripts),
+    webmcpSurfaces: webMcpSurfaces(scripts),
     scriptSrcs: root.querySelectorAll('script[src]').map((s) => absolute(s.getAttribute('src') ?? '')),
     challengeMarkers: findChallengeMarkers(body),
   };
 }
 
-/** WebMCP imperative API: tools registered on navigator.modelContext (or document.modelContext, as Lighthouse 13.5 reads it). */
+/**
+ * The model context a script reaches, however it is spelled: `document.modelContext` (the WebMCP draft since May 2026,
+ * index.bs §Extensions to Document, webmcp#184), `navigator.modelContext` (the draft before it, Chrome's early
+ * builds and the polyfills) and `window.…` spellings, with optional chaining (`navigator?.modelContext`) or brackets
+ * (`document["modelContext"]`).
+ */
+const MODEL_CONTEXT = /\b(document|navigator)\s*(?:\?\.|\.)\s*modelContext\b|\b(document|navigator)\s*(?:\?\.)?\s*\[\s*(['"`])modelContext\3\s*\]|\bwindow\s*(?:\?\.|\.)\s*modelContext\b/g;
+/** A registration call, optional call included: registerTool(...), registerTool?.(...), provideContext(...) (earlier drafts). */
+const REGISTRATION = /\b(registerTool|provideContext)\s*(?:\?\.)?\s*\(/;
+
+/** The surfaces a script registers WebMCP tools on, in first-seen order ("document.modelContext", "navigator.modelContext"). */
+export function webMcpSurfaces(source: string): string[] {
+  if (!REGISTRATION.test(source)) return [];
+  const found = new Set<string>();
+  for (const match of source.matchAll(MODEL_CONTEXT)) found.add(`${match[1] ?? match[2] ?? 'window'}.modelContext`);
+  return [...found];
+}
+
+/** WebMCP imperative API: tools registered on document.modelContext or navigator.modelContext (see webMcpSurfaces). */
 export function registersWebMcpTools(source: string): boolean {
-  return /\b(navigator|document|window)\.modelContext\b/.test(source) && /\b(registerTool|provideContext)\s*\(/.test(source);
+  return webMcpSurfaces(source).length > 0;
 }
 
 function flattenJsonLd(value: unknown, into: unknown[]): void {

@@ -1,4 +1,4 @@
-import type { FetchedDoc } from '../../gather/artifacts';
+import type { Artifacts, FetchedDoc, LlmsTxtCandidate } from '../../gather/artifacts';
 import { parseLinkHeader } from '../../util/link-header';
 import { defineCheck, docEvidence, isOk, looksBinary, looksLikeHtml, outcome, undecided, unreachable, WEBSITE } from '../define';
 
@@ -54,29 +54,56 @@ function isMarkdownText(doc: FetchedDoc): boolean {
   return !looksLikeHtml(doc) && !looksBinary(doc.body);
 }
 
+/**
+ * The llms.txt that covers the target (llms.txt v2, August 2026): the one the home page names with rel="describedby",
+ * else the most specific one at or above the target's path, else /llms.txt. When none is there, one we could not read
+ * stands for them all (we cannot say there is none), else /llms.txt with its answer.
+ */
+export function coveringLlmsTxt(a: Artifacts): { doc: FetchedDoc | null; via: LlmsTxtCandidate['via'] } {
+  const candidates = a.llmsTxtCandidates;
+  if (!candidates || candidates.length === 0) return { doc: a.llmsTxt, via: 'root' };
+  const found = candidates.find((c) => isOk(c.doc) && c.doc.status === 200 && isMarkdownText(c.doc));
+  if (found) return found;
+  const unread = candidates.find((c) => unreachable(c.doc, c.doc.url)?.status === 'couldnt_check');
+  return unread ?? candidates.find((c) => c.via === 'root') ?? candidates[0];
+}
+
+/** How the file was found, for evidence: "/llms.txt", or "/docs/llms.txt (named by rel="describedby", llms.txt v2)". */
+function llmsTxtLabel(doc: FetchedDoc, via: LlmsTxtCandidate['via']): string {
+  if (via === 'root') return 'llms.txt';
+  const path = new URL(doc.url).pathname;
+  return via === 'describedby' ? `${path} (named by rel="describedby", llms.txt v2)` : `${path} (the llms.txt covering the scanned path, llms.txt v2)`;
+}
+
 export const llmsTxt = defineCheck({
   id: 'llms-txt',
   name: 'llms.txt follows llmstxt.org',
   layer: 'discovery',
   tier: 'recommended',
   appliesTo: WEBSITE,
-  description: '/llms.txt gives agents a markdown map of the site: an H1, a > summary and H2 sections of links.',
+  description:
+    'llms.txt gives agents a markdown map of the site: an H1, a > summary and H2 sections of links. Read as llms.txt v2 (August 2026) finds it: the file the home page names with rel="describedby", else the most specific llms.txt at or above the scanned path (/docs/llms.txt covers /docs/...), else /llms.txt.',
   fix: 'Publish /llms.txt: "# Name", a "> one-line summary", then "## Section" headings with "- [title](url): note" links to your key pages.',
   evaluate(a) {
-    const doc = a.llmsTxt;
-    const problem = unreachable(doc, '/llms.txt');
+    const { doc, via } = coveringLlmsTxt(a);
+    const problem = unreachable(doc, doc && via !== 'root' ? new URL(doc.url).pathname : '/llms.txt');
     if (problem || !doc) return problem!;
-    if (doc.error?.code === 'too_large') return outcome('failed', 'llms.txt is larger than the response cap; agents read it into a context window', docEvidence(doc));
-    if (doc.status !== 200) return outcome('failed', `No llms.txt (HTTP ${doc.status})`, docEvidence(doc));
-    if (!isMarkdownText(doc)) return outcome('failed', 'llms.txt answers with HTML or binary content instead of markdown', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType ?? 'none'}` });
+    const label = llmsTxtLabel(doc, via);
+    if (doc.error?.code === 'too_large') return outcome('failed', `${label} is larger than the response cap; agents read it into a context window`, docEvidence(doc));
+    if (doc.status !== 200) {
+      const others = (a.llmsTxtCandidates ?? []).filter((c) => c.doc !== doc).map((c) => `${new URL(c.doc.url).pathname} (HTTP ${c.doc.status ?? 'none'})`);
+      return outcome('failed', `No llms.txt (HTTP ${doc.status})${others.length > 0 ? `; also asked ${others.join(', ')}` : ''}`, docEvidence(doc));
+    }
+    if (!isMarkdownText(doc)) return outcome('failed', `${label} answers with HTML or binary content instead of markdown`, { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType ?? 'none'}` });
     const s = llmsTxtStructure(doc.body);
-    if (!s.h1) return outcome('failed', 'llms.txt does not start with an H1 title, which the format requires', docEvidence(doc, 'body'));
+    if (!s.h1) return outcome('failed', `${label} does not start with an H1 title, which the format requires`, docEvidence(doc, 'body'));
+    // Any H2 section of links counts, "## Optional" too: v2 took away its special meaning, and we never gave it one.
     const missing = [!s.summary ? 'no "> summary"' : '', s.linkSections === 0 ? 'no H2 section of links' : ''].filter(Boolean).join(' and ');
     const parts = `an H1 ("${s.title!.slice(0, 80)}")${s.summary ? ', a summary' : ''}${s.linkSections > 0 ? ` and ${s.linkSections} link section(s)` : ''}`;
     // The file still parses (llmstxt.org's parser reads the title past it), so the preamble costs at most a warning.
-    if (s.preamble) return outcome('warning', `llms.txt has ${parts}${missing ? `, but ${missing}` : ''}; ${s.preamble} comes before the H1, where the format starts with the H1`, docEvidence(doc, 'body'));
-    if (missing) return outcome('warning', `llms.txt has an H1 but ${missing}`, docEvidence(doc, 'body'));
-    return outcome('passed', `llms.txt has an H1, a summary and ${s.linkSections} link section(s)`, docEvidence(doc, 'body'));
+    if (s.preamble) return outcome('warning', `${label} has ${parts}${missing ? `, but ${missing}` : ''}; ${s.preamble} comes before the H1, where the format starts with the H1`, docEvidence(doc, 'body'));
+    if (missing) return outcome('warning', `${label} has an H1 but ${missing}`, docEvidence(doc, 'body'));
+    return outcome('passed', `${label} has an H1, a summary and ${s.linkSections} link section(s)`, docEvidence(doc, 'body'));
   },
 });
 
@@ -86,11 +113,18 @@ export const llmsTxtLinked = defineCheck({
   layer: 'discovery',
   tier: 'recommended',
   appliesTo: WEBSITE,
-  description: 'Agents rarely guess file names: a link from the home page (or a Link header) makes llms.txt discoverable.',
-  fix: 'Link /llms.txt from the home page (<link rel="alternate" type="text/markdown" href="/llms.txt"> or a footer link), or send Link: </llms.txt>; rel="describedby".',
+  description: 'Agents rarely guess file names: rel="describedby" (llms.txt v2, in a Link header or an HTML <link>) or another link from the home page makes llms.txt discoverable.',
+  fix: 'Name your llms.txt from every page the way llms.txt v2 does: <link rel="describedby" href="/llms.txt"> in the HTML head, or the header Link: </llms.txt>; rel="describedby".',
   evaluate(a) {
-    if (!isOk(a.llmsTxt) || !isMarkdownText(a.llmsTxt)) return undecided([a.llmsTxt], 'whether there is an llms.txt to link to') ?? outcome('not_applicable', 'There is no llms.txt to link to');
-    const inHeader = parseLinkHeader(a.home?.headers.link ?? '', a.targetUrl).find((l) => /llms(-full)?\.txt$/i.test(l.href));
+    const { doc } = coveringLlmsTxt(a);
+    if (!isOk(doc) || !isMarkdownText(doc)) return undecided([doc], 'whether there is an llms.txt to link to') ?? outcome('not_applicable', 'There is no llms.txt to link to');
+    const headerLinks = parseLinkHeader(a.home?.headers.link ?? '', a.targetUrl);
+    // llms.txt v2: rel="describedby" is how a page names the llms.txt covering it; any other link still helps.
+    const describedBy = headerLinks.find((l) => l.rel.includes('describedby') && /llms\.txt$/i.test(l.href));
+    if (describedBy) return outcome('passed', `The home page Link header names ${describedBy.href} with rel="describedby" (llms.txt v2)`, { url: a.home?.finalUrl ?? a.targetUrl, header: `link: ${a.home?.headers.link}` });
+    const describedByInPage = a.homeHtml?.links.find((l) => l.rel.split(/\s+/).includes('describedby') && /\/llms\.txt$/i.test(l.href));
+    if (describedByInPage) return outcome('passed', `The home page names ${describedByInPage.href} with <link rel="describedby"> (llms.txt v2)`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: describedByInPage.href });
+    const inHeader = headerLinks.find((l) => /llms(-full)?\.txt$/i.test(l.href));
     if (inHeader) return outcome('passed', 'The home page Link header points to llms.txt', { url: a.home?.finalUrl ?? a.targetUrl, header: `link: ${a.home?.headers.link}` });
     const inPage = a.homeHtml?.links.find((l) => /\/llms(-full)?\.txt$/i.test(l.href));
     if (inPage) return outcome('passed', `The home page links to ${inPage.href}`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: inPage.href });

@@ -105,6 +105,22 @@ function serverCard(a: Artifacts): FetchedDoc | null {
   return card ?? a.wellKnown.mcpJson ?? null;
 }
 
+/**
+ * Where a card was found, in words: the two well-known locations servers publish it at (SEP-2127 is a draft and
+ * implementers disagree: /.well-known/mcp/server-card.json as xmcp and registry-shaped cards use it, /.well-known/mcp.json
+ * as SEP-1649 named it), or the path of a catalog entry or endpoint card.
+ */
+function cardLocation(a: Artifacts, doc: FetchedDoc): string {
+  if (doc === a.wellKnown.mcpServerCard) return '/.well-known/mcp/server-card.json';
+  if (doc === a.wellKnown.mcpJson) return '/.well-known/mcp.json';
+  try {
+    const url = new URL(doc.finalUrl ?? doc.url);
+    return url.origin === a.origin ? url.pathname : url.href;
+  } catch {
+    return doc.url;
+  }
+}
+
 /** A registry name (MCP Registry server.json, SEP-2127) is reverse-DNS by design: "io.github.acme/weather". */
 const REVERSE_DNS_NAME = /^[a-z0-9-]+(\.[a-z0-9-]+)+\/[^/]+$/i;
 const loose = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -116,20 +132,34 @@ export const mcpServerCard = defineCheck({
   layer: 'discovery',
   tier: 'emerging',
   appliesTo: ALL_KINDS,
-  description: 'A server card at /.well-known/mcp/server-card.json (SEP-1649/SEP-2127) lets clients find and describe the MCP server before connecting.',
+  description:
+    'A server card at /.well-known/mcp/server-card.json or /.well-known/mcp.json (either counts: SEP-2127 is a draft and implementers disagree; SEP-1649 named the second), at <endpoint>/server-card or in /.well-known/mcp/catalog.json lets clients find and describe the MCP server before connecting. The evidence names where it was found.',
   fix: 'Serve /.well-known/mcp/server-card.json with name, version, description and remotes: [{"type":"streamable-http","url":"https://you/mcp"}].',
   evaluate(a) {
     if (a.kind === 'website' && !isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product or API surface was found, so an MCP server is not expected');
     const doc = serverCard(a);
+    const wellKnown = [a.wellKnown.mcpServerCard, a.wellKnown.mcpJson];
+    // Either well-known location will do (SEP-2127 is a draft and implementers disagree), so neither one's 404 says
+    // "no card" while the other could not be read.
+    if (!isOk(doc) || !parseJsonObject(doc.body)) {
+      const unread = undecided(wellKnown, 'whether the site publishes an MCP server card');
+      if (unread) return unread;
+    }
     const problem = unreachable(doc, 'the MCP server card');
     if (problem || !doc) return problem!;
-    if (doc.status !== 200) return outcome('failed', `No MCP server card (HTTP ${doc.status})`, docEvidence(doc));
+    if (doc.status !== 200) {
+      const tried = wellKnown.filter((d): d is FetchedDoc => Boolean(d)).map((d) => `${cardLocation(a, d)} (HTTP ${d.status})`);
+      return outcome('failed', `No MCP server card at ${tried.join(' or ') || `${cardLocation(a, doc)} (HTTP ${doc.status})`}`, docEvidence(doc));
+    }
     const json = parseJsonObject(doc.body);
-    if (!json) return outcome('failed', 'The MCP server card is not valid JSON', docEvidence(doc, 'body'));
+    const where = cardLocation(a, doc);
+    if (!json) return outcome('failed', `The MCP server card at ${where} is not valid JSON`, docEvidence(doc, 'body'));
     const name = serverNameFromCard(json);
     const endpoint = mcpEndpointFromCard(doc, a.origin);
-    if (!name || !endpoint) return outcome('warning', 'The server card lacks a name (name or serverInfo.name) or an endpoint (remotes[].url or transport.endpoint)', docEvidence(doc, 'body'));
-    return outcome('passed', `Server card names "${name}" at ${endpoint}`, docEvidence(doc, 'body'));
+    const also = wellKnown.filter((d) => d && d !== doc && isOk(d) && parseJsonObject(d.body)).map((d) => cardLocation(a, d!));
+    const alsoWords = also.length > 0 ? `; ${also.join(' and ')} has one too` : '';
+    if (!name || !endpoint) return outcome('warning', `The server card at ${where} lacks a name (name or serverInfo.name) or an endpoint (remotes[].url or transport.endpoint)${alsoWords}`, docEvidence(doc, 'body'));
+    return outcome('passed', `Server card at ${where} names "${name}" at ${endpoint}${alsoWords}`, docEvidence(doc, 'body'));
   },
 });
 

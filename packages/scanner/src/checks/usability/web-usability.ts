@@ -1,5 +1,6 @@
-import { registersWebMcpTools } from '../../util/html-summary';
+import { webMcpSurfaces } from '../../util/html-summary';
 import { MIN_SAMPLE } from '../../gather/page-sample';
+import { servesMarkdown } from '../../gather/llms-txt-v2';
 import { pagePath } from '../page-share';
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import type { CheckOutcome } from '../types';
@@ -13,8 +14,8 @@ export const markdownNegotiation = defineCheck({
   tier: 'recommended',
   appliesTo: WEBSITE,
   description:
-    'Accept: text/markdown returns real markdown (not relabelled HTML) with Vary: Accept, or the page links a markdown alternate. Sampled on the home page and up to 3 pages from the sitemap; the evidence gives the share of sampled pages that answer in markdown.',
-  fix: 'Answer Accept: text/markdown with a markdown rendering of every page and Vary: Accept, or link one with <link rel="alternate" type="text/markdown" href="...">.',
+    'Accept: text/markdown returns real markdown (not relabelled HTML) with Vary: Accept, or the page links its markdown twin (rel="alternate" type="text/markdown") and the twin serves markdown; a twin at page.html.md or page.md (both accepted by llms.txt v2) that the page does not link is a warning. Sampled over the page sample; the evidence gives the share of sampled pages that answer in markdown.',
+  fix: 'Answer Accept: text/markdown with a markdown rendering of every page and Vary: Accept, or serve a markdown twin (page.html.md or page.md) and link it with <link rel="alternate" type="text/markdown" href="...">.',
   evaluate(a) {
     const doc = a.markdown;
     const problem = unreachable(doc, 'the home page as markdown');
@@ -26,10 +27,15 @@ export const markdownNegotiation = defineCheck({
     if (samples.length === 0) return thinSample(a, home, 1);
     const verdicts = samples.map(pageMarkdown);
     const total = samples.length + 1;
-    const served = [homeVerdict, ...verdicts].filter((v) => v === 'negotiated' || v === 'no-vary').length;
+    // A home page whose markdown twin serves markdown (llms.txt v2) has markdown on request too.
+    const homeServed = homeVerdict === 'negotiated' || homeVerdict === 'no-vary' || (homeVerdict === 'none' && (home.status === 'passed' || home.status === 'warning'));
+    const served = (homeServed ? 1 : 0) + verdicts.filter((v) => v === 'negotiated' || v === 'no-vary').length;
     const share = `${served} of ${total} sampled pages (the home page and ${samples.length} ${a.pages ? 'more' : 'from the sitemap'})`;
     const allNegotiated = home.status === 'passed' && verdicts.every((v) => v === 'negotiated');
-    if (allNegotiated) return thinSample(a, { ...home, evidence: { ...home.evidence, detail: `Markdown is negotiated with Vary: Accept on ${share}` } }, total);
+    if (allNegotiated) {
+      const detail = homeVerdict === 'negotiated' ? `Markdown is negotiated with Vary: Accept on ${share}` : `${home.evidence.detail}; the other ${samples.length} sampled page(s) negotiate markdown with Vary: Accept (${share})`;
+      return thinSample(a, { ...home, evidence: { ...home.evidence, detail } }, total);
+    }
     if (served === 0) return { ...home, evidence: { ...home.evidence, detail: `${home.evidence.detail}; markdown on ${share}` } };
     const missing = samples.filter((_, i) => verdicts[i] !== 'negotiated').map((s) => s.finalUrl ?? s.url);
     const where = { url: home.evidence.url, status: home.evidence.status, header: home.evidence.header, excerpt: home.evidence.excerpt };
@@ -58,9 +64,40 @@ function judgeHomeMarkdown(a: Artifacts, doc: FetchedDoc, verdict: PageMarkdown)
   if (verdict === 'html') return outcome('failed', 'Labelled text/markdown but the body is HTML', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
   if (verdict === 'negotiated') return outcome('passed', 'Markdown is negotiated with Vary: Accept', { ...docEvidence(doc, 'body'), header: `vary: ${doc.headers.vary}` });
   if (verdict === 'no-vary') return outcome('warning', 'Markdown is served, but without Vary: Accept caches may hand it to browsers', { ...docEvidence(doc, 'body'), header: `content-type: ${doc.contentType}` });
+  const twin = judgeMarkdownTwin(a);
+  if (twin) return twin;
   const alternate = a.homeHtml?.links.find((l) => l.rel.includes('alternate') && /markdown/.test(l.type));
   if (alternate) return outcome('warning', `No negotiation, but a markdown alternate is linked: ${alternate.href}`, { url: a.home?.finalUrl ?? a.targetUrl, excerpt: alternate.href });
   return outcome('failed', `Accept: text/markdown returned ${doc.contentType ?? 'no content type'}`, { ...docEvidence(doc), header: `content-type: ${doc.contentType ?? '(none)'}` });
+}
+
+/**
+ * llms.txt v2 (August 2026): a page's markdown version lives at the page URL with ".md" appended (page.html.md) or with
+ * its extension replaced (page.md), both accepted, and is linked with rel="alternate" type="text/markdown". A linked
+ * twin that serves markdown is markdown on request; one found only at those URLs is, unlinked, half of it; a linked
+ * one that does not serve markdown is a broken promise. Null when no twin was looked for (hand-made evidence).
+ */
+function judgeMarkdownTwin(a: Artifacts): CheckOutcome | null {
+  const twin = a.markdownTwin;
+  if (!twin) return null;
+  const served = twin.doc !== null && isOk(twin.doc) && servesMarkdown(twin.doc);
+  const shown = (doc: FetchedDoc): string => pagePath(doc.finalUrl ?? doc.url);
+  if (twin.via === 'alternate') {
+    const doc = twin.doc ?? twin.tried[0];
+    if (served) return outcome('passed', `The page links its markdown twin ${shown(doc)} (rel="alternate" type="text/markdown", llms.txt v2), which serves markdown`, docEvidence(doc, 'body'));
+    const problem = unreachable(doc, `the linked markdown twin ${shown(doc)}`);
+    if (problem?.status === 'couldnt_check') return problem;
+    const why = problem ? problem.evidence.detail : doc.status === 200 ? `it answers ${doc.contentType ?? 'without a content type'}, not markdown` : `it answers HTTP ${doc.status}`;
+    return outcome('failed', `The page links a markdown twin at ${shown(doc)}, but ${why}`, { ...docEvidence(doc), header: `content-type: ${doc.contentType ?? '(none)'}` });
+  }
+  if (served && twin.doc) {
+    return outcome(
+      'warning',
+      `A markdown twin is served at ${shown(twin.doc)} (llms.txt v2 accepts page.html.md and page.md), but the page neither negotiates markdown nor links the twin with rel="alternate" type="text/markdown"`,
+      docEvidence(twin.doc, 'body'),
+    );
+  }
+  return null;
 }
 
 export const pricingReadable = defineCheck({
@@ -111,16 +148,16 @@ export const webMcp = defineCheck({
   bonus: true,
   appliesTo: WEBSITE,
   description:
-    'The page declares tools for in-browser agents (WebMCP, W3C Web Machine Learning CG draft): declarative <form toolname tooldescription>, or modelContext.registerTool / provideContext in an inline script or a same-origin script file (at most 3 files, 512 KiB each, are read).',
-  fix: 'Annotate key forms with toolname and tooldescription attributes, or register tools with navigator.modelContext.registerTool().',
+    'The page declares tools for in-browser agents (WebMCP, W3C Web Machine Learning CG draft): declarative <form toolname tooldescription>, or registerTool on document.modelContext (the draft\'s) or navigator.modelContext (the earlier draft\'s, still accepted) in an inline script or a same-origin script file (at most 3 files, 512 KiB each, are read). The evidence names the surface.',
+  fix: 'Annotate key forms with toolname and tooldescription attributes, or register tools with document.modelContext.registerTool() (WebMCP moved modelContext from navigator to document in May 2026; feature-detect both while browsers catch up).',
   evaluate(a) {
     const problem = unreachable(a.home, 'the home page');
     if (problem) return problem;
     const html = a.homeHtml;
     if (html && html.webmcpForms > 0) return outcome('passed', `${html.webmcpForms} form(s) declare a toolname`, docEvidence(a.home));
-    if (html?.webmcpScript) return outcome('passed', 'An inline script registers WebMCP tools', docEvidence(a.home));
-    const script = (a.scripts ?? []).find((s) => isOk(s) && registersWebMcpTools(s.body));
-    if (script) return outcome('passed', `${script.finalUrl ?? script.url} registers WebMCP tools`, { ...docEvidence(script), excerpt: excerptAround(script.body, /\bregisterTool\s*\(|\bprovideContext\s*\(/) });
+    if (html?.webmcpScript) return outcome('passed', `An inline script registers WebMCP tools${onSurfaces(html.webmcpSurfaces ?? [])}`, docEvidence(a.home));
+    const script = (a.scripts ?? []).find((s) => isOk(s) && webMcpSurfaces(s.body).length > 0);
+    if (script) return outcome('passed', `${script.finalUrl ?? script.url} registers WebMCP tools${onSurfaces(webMcpSurfaces(script.body))}`, { ...docEvidence(script), excerpt: excerptAround(script.body, /\bregisterTool\s*(?:\?\.)?\s*\(|\bprovideContext\s*(?:\?\.)?\s*\(/) });
     // Tools may live on the page they act on (a search form, a checkout) rather than the home page.
     const elsewhere = (a.pages ?? []).filter((p) => isOk(p.doc) && (p.html?.webmcpForms || p.html?.webmcpScript));
     const sampled = (a.pages ?? []).filter((p) => isOk(p.doc)).length + 1;
@@ -133,6 +170,13 @@ export const webMcp = defineCheck({
     return outcome('failed', `No WebMCP declarations on the home page${read > 0 ? ` or in its ${read} script file(s)` : ''}${sampled > 1 ? ` or on the ${sampled - 1} other sampled page(s)` : ''}`, docEvidence(a.home));
   },
 });
+
+/** Which model context the tools are registered on, in words: the draft's document.modelContext or the earlier navigator one. */
+function onSurfaces(surfaces: string[]): string {
+  if (surfaces.length === 0) return '';
+  const named = surfaces.map((s) => (s === 'document.modelContext' ? 'document.modelContext (the WebMCP draft\'s)' : s === 'navigator.modelContext' ? 'navigator.modelContext (the earlier draft\'s, still accepted)' : s));
+  return ` on ${named.join(' and ')}`;
+}
 
 function excerptAround(text: string, pattern: RegExp): string {
   const at = text.search(pattern);
