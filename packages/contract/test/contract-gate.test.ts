@@ -179,6 +179,23 @@ test('committed: a bump commit is checked against the release before it; a later
   expect(afterTag.output).toContain('tagged contract-v2.0.1');
 }, 120_000);
 
+test("the gate's baseline: history before the commit adding gate-baseline.json is taken as released, later changes are gated", async () => {
+  const dir = released();
+  write(dir, { 'openapi/components/pets.yaml': RENAMED });
+  commit(dir, 'a rename before the gate existed');
+  write(dir, { 'packages/contract/gate-baseline.json': '{"why": "test"}\n' });
+  commit(dir, 'the gate arrives');
+  const arrival = await gate(dir); // HEAD added the file: its parent, with the rename, is the base
+  expect(arrival.code).toBe(0);
+  expect(arrival.output).toMatch(/against [0-9a-f]{7,} \(info\.version 1\.0\.0, .*the gate's baseline, the parent of [0-9a-f]{7,} which added/);
+  expect(arrival.output).toContain('no change');
+
+  write(dir, { 'openapi/components/pets.yaml': RENAMED.replace(/title/g, 'label') });
+  const later = await gate(dir);
+  expect(later.code).toBe(1);
+  expect(later.output).toContain("cannot remove response property 'title'");
+}, 120_000);
+
 test('no earlier release in the clone: the gate says so and does not fail', async () => {
   const dir = released();
   const first = await gate(dir);

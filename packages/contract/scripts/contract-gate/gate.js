@@ -103,8 +103,7 @@ async function runGate({ root, baseRef = null, out = (line) => process.stdout.wr
   let compared = 0;
   try {
     for (const doc of docs) {
-      const base = fixed ? { commit: fixed, why: `--base ${baseRef}`, checked: 'the work tree', warnings: [] } : findGateBase(root, doc);
-      for (const warning of base.warnings) out(`${PREFIX} note: ${warning}`);
+      const base = fixed ? { commit: fixed, why: `--base ${baseRef}`, checked: 'the work tree' } : findGateBase(root, doc);
       if (base.skip) {
         out(`${PREFIX} ${doc}: not compared: ${base.skip}`);
         continue;

@@ -5,9 +5,9 @@
 // - a commit that changed the document's info.version (the commit that first added the document counts: it set the
 //   first version);
 // - a commit carrying a `contract-v*` tag;
-// - the gate's baseline, packages/contract/gate-baseline.json: the contract as it stood when the gate arrived, taken
-//   as the release of its versions (the history before it was never gated and has its breaking changes, listed in
-//   packages/client/CHANGELOG.md).
+// - the gate's baseline: the parent of the commit that added packages/contract/gate-baseline.json, i.e. the contract
+//   as it stood when the gate arrived, taken as the release of its versions (the history before it was never gated
+//   and has its breaking changes, listed in packages/client/CHANGELOG.md).
 // The base is the newest release point among the ancestors of the state checked. The state checked is the work tree
 // when openapi/ has uncommitted changes, else HEAD; when it is HEAD, HEAD itself is not a candidate, so a commit that
 // bumps the version is compared with the release before it and its breaking changes are printed, allowed by the bump.
@@ -69,44 +69,37 @@ function lastTag(root, starts) {
   return newest(root, points.filter((p) => p.commit));
 }
 
-/** The recorded baseline, when it is in this history; `warning` when the file names a commit this clone lacks. */
-function baseline(root, starts) {
-  const file = path.join(root, BASELINE_FILE);
-  if (!fs.existsSync(file)) return null;
-  const recorded = JSON.parse(fs.readFileSync(file, 'utf8'));
-  const commit = git.commitOf(root, recorded.commit);
-  if (!commit || !starts.some((s) => git.isAncestor(root, commit, s))) {
-    return { warning: `${BASELINE_FILE} names ${recorded.commit}, which is not in this history; ignored` };
-  }
-  return { commit, kind: 'baseline', why: `the gate's baseline, ${BASELINE_FILE}` };
+/**
+ * The gate's baseline: the contract as the gate found it, i.e. the first parent of the commit that added
+ * gate-baseline.json. Found through the file's own history rather than a recorded hash, so it survives a rebase.
+ */
+function baseline(root) {
+  if (!fs.existsSync(path.join(root, BASELINE_FILE))) return null;
+  // Searched from HEAD, not from the start points: on the commit that adds the file, its parent is the start.
+  const added = git.lines(git.gitOrNull(root, ['log', '--diff-filter=A', '--format=%H', 'HEAD', '--', BASELINE_FILE]))[0];
+  const commit = added && git.parentsOf(root, added)[0];
+  if (!commit) return null; // not committed yet, or added by the first commit: nothing was found before it
+  return { commit, kind: 'baseline', why: `the gate's baseline, the parent of ${git.shortHash(root, added)} which added ${BASELINE_FILE}` };
 }
 
 /**
  * The release point `doc` (a path like openapi/leaderboard.yaml) is compared with, as
- * { commit, kind, why, checked, warnings } or { skip, warnings } when the history cannot tell.
+ * { commit, kind, why, checked } or { skip } when the history cannot tell.
  */
 function findGateBase(root, doc) {
   if (git.isShallow(root)) {
     return {
       skip: 'this clone is shallow, so the last release of the contract is not in it (git fetch --unshallow, or pass --base REF)',
-      warnings: [],
     };
   }
   const start = startPoints(root);
-  if (start.skip) return { skip: start.skip, warnings: [] };
-  const warnings = [];
-  const fromBaseline = baseline(root, start.starts);
-  if (fromBaseline && fromBaseline.warning) warnings.push(fromBaseline.warning);
-  const points = [
-    lastVersionChange(root, start.starts, doc),
-    lastTag(root, start.starts),
-    fromBaseline && !fromBaseline.warning ? fromBaseline : null,
-  ].filter(Boolean);
+  if (start.skip) return { skip: start.skip };
+  const points = [lastVersionChange(root, start.starts, doc), lastTag(root, start.starts), baseline(root)].filter(Boolean);
   const best = newest(root, points);
   if (!best) {
-    return { skip: `no earlier commit has ${doc} and no release point was found`, warnings };
+    return { skip: `no earlier commit has ${doc} and no release point was found` };
   }
-  return { ...best, checked: start.checked, warnings };
+  return { ...best, checked: start.checked };
 }
 
 /**
