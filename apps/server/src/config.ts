@@ -43,6 +43,8 @@ export interface Config {
     inProcessWorker: boolean;
     /** Pages a scan samples at most for page-level checks (home page included). */
     maxPages: number;
+    /** Minimum milliseconds between two census scans (origin rescan) starting on one IP address; 0: no gap. */
+    ipGapMs: number;
     /** Ed25519 private key (JWK JSON or PKCS#8 PEM) scans sign requests with (Web Bot Auth). Null when unset: outside
      *  production a key is generated once and kept in DATA_DIR (local-secrets.ts); in production scans go unsigned. */
     signingKey: string | null;
@@ -143,6 +145,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const rescanIntervalMs = parseInterval(rescanRaw);
   if (rescanIntervalMs === undefined) problems.push('RESCAN_INTERVAL must be "off" or a duration like 7d, 12h, 30m, 45s');
 
+  const ipGapMs = parseInterval(read('SCAN_IP_GAP') ?? '2s');
+  if (ipGapMs === undefined || (ipGapMs !== null && ipGapMs > 60_000)) {
+    problems.push('SCAN_IP_GAP must be "off" or a duration like 2s or 500ms, at most 60s');
+  }
+
   const duration = (name: string, fallback: string, min: number, max: number): number => {
     const value = parseInterval(read(name) ?? fallback);
     if (value === undefined || value === null || value < min || value > max) {
@@ -203,6 +210,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       disputeRescanIntervalMs: duration('DISPUTE_RESCAN_INTERVAL', '1h', 1000, 30 * 86_400_000),
       inProcessWorker: bool('WORKER_IN_PROCESS', true),
       maxPages: int('SCAN_MAX_PAGES', 10, 1, 100),
+      ipGapMs: ipGapMs ?? 0,
       signingKey,
     },
     mail: {

@@ -1,6 +1,6 @@
 // The rescan scheduler: never-scanned curated companies first, everyone again after RESCAN_INTERVAL, spread out,
 // skipping companies with a running scan, and never twice when two schedulers tick at once. Its rescans make
-// 7-day movement real.
+// 7-day movement real. (The pacing at census scale, jitter and politeness: rescan-census.test.ts.)
 import { recordRanks } from '../src/reports/record-rank';
 import { RescanScheduler } from '../src/rescans/scheduler';
 import { pollUntil, startScanTestServer, type ScanTestServer } from './support/scan-harness';
@@ -14,7 +14,8 @@ const domains = ['exemplary-co.test', 'typical-saas.test', 'fern-journal.test'];
 beforeAll(async () => {
   t = await startScanTestServer({ clock: () => now });
   for (const [i, persona] of personas.entries()) {
-    await t.db.prisma.company.create({ data: { name: `Curated ${i}`, website: t.urlOf(persona), domain: domains[i], source: 'curated' } });
+    // Due now on the test's clock (an import's default is the database's now(), which this clock is not).
+    await t.db.prisma.company.create({ data: { name: `Curated ${i}`, website: t.urlOf(persona), domain: domains[i], source: 'curated', nextScanAt: now } });
   }
 });
 afterAll(() => t.close());
@@ -37,18 +38,25 @@ test('never-scanned curated companies are scanned at the first tick, once, even 
   const scored = await t.db.prisma.company.findMany({ where: { source: 'curated', score: { not: null } } });
   expect(scored).toHaveLength(3);
   expect(await scheduler().tick()).toBe(0); // nothing is due within the interval
+  // Census scans took their address's turn (SCAN_IP_GAP, rescans/ip-turns.ts): the sandbox's sites are on loopback.
+  const turns = await t.db.executeSql(`SELECT ip FROM scan_ip_turns`);
+  expect((turns.rows as Array<{ ip: string }>).map((r) => r.ip)).toEqual(['127.0.0.1']);
 });
 
 test('after the interval each tick rescans a share of the list; rescans feed 7-day movement', async () => {
   now = new Date(now.getTime() + 8 * DAY);
-  // ceil(3 companies × 1 minute / 7 days) = 1 rescan per tick.
+  // 3 companies a week is one every 2.3 days; a tick's budget is capped at one tick's worth plus one (no catch-up).
   expect(await scheduler().tick()).toBe(1);
   const running = await t.db.prisma.scan.findFirstOrThrow({ where: { state: { not: 'ended' } } });
+  expect(await scheduler().tick()).toBe(0); // the same moment: no budget left
+  now = new Date(now.getTime() + 2.5 * DAY);
   expect(await scheduler().tick()).toBe(1);
+  now = new Date(now.getTime() + 2.5 * DAY);
   expect(await scheduler().tick()).toBe(1);
-  expect(await scheduler().tick()).toBe(0);
+  now = new Date(now.getTime() + 2.5 * DAY);
+  expect(await scheduler().tick()).toBe(0); // everyone rescanned: nothing due
   // The first rescan is still counted as this interval's: no second scan of that company.
-  expect(await t.db.prisma.scan.count({ where: { domain: running.domain, createdAt: { gt: new Date(now.getTime() - DAY) } } })).toBe(1);
+  expect(await t.db.prisma.scan.count({ where: { domain: running.domain, createdAt: { gt: new Date(now.getTime() - 8 * DAY) } } })).toBe(1);
   await allEnded();
 
   const { data } = await t.client.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain: 'exemplary-co.test' }, query: {} } });
@@ -63,7 +71,10 @@ test('each history point records the rank its company had right after the scan: 
   // The index is loaded (a read), so the scans' ends below take their ranks from it, in their transactions.
   expect((await t.client.GET('/v1/leaderboard', { params: { query: { community: 'include' } } })).data!.items).toHaveLength(3);
   now = new Date(now.getTime() + 8 * DAY);
-  for (let i = 0; i < 3; i++) await scheduler().tick();
+  for (let i = 0; i < 3; i++) {
+    expect(await scheduler().tick()).toBe(1);
+    now = new Date(now.getTime() + 2.5 * DAY);
+  }
   await allEnded();
   for (const domain of domains) {
     const company = await t.db.prisma.company.findUniqueOrThrow({ where: { domain } });

@@ -10,6 +10,7 @@ import type { Metrics } from '../metrics/metrics';
 import { defineMailJob } from '../mail/mail-job';
 import { createMailTransport } from '../mail/transport';
 import { defineScanJob } from './scan-job';
+import { IpTurns } from '../rescans/ip-turns';
 import type { EndScanDeps } from './results';
 import { ScanService } from './service';
 import { ScanViewCache } from './view-cache';
@@ -53,6 +54,7 @@ export function createScanPipeline(deps: {
     maxPages: config.scan.maxPages,
     onEnded: deps.onScanEnded?.(jobs),
     ranksIf: deps.ranksIf,
+    ipTurns: new IpTurns({ db, gapMs: config.scan.ipGapMs, lookup: fetchPolicy.lookup, logger: logger.child({ module: 'ip-turns' }) }),
   });
   // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).
   const views = new ScanViewCache({ live: db.kind === 'pglite' });

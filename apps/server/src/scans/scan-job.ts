@@ -12,6 +12,7 @@ import { MAIL_JOB } from '../mail/mail-job';
 import type { Metrics } from '../metrics/metrics';
 import { appendEvent, recordRunning, recordScoring, recordStep } from './events';
 import { recordRanks } from '../reports/record-rank';
+import type { IpTurns } from '../rescans/ip-turns';
 import { endScan, type EndedScan, type EndScanDeps, type ScanOutcome } from './results';
 
 export const SCAN_JOB = 'scan';
@@ -36,6 +37,8 @@ export interface ScanJobDeps {
   onEnded?: EndScanDeps['onEnded'];
   /** The ranks a company's new facts give it in this process's live index (see EndScanDeps.ranksIf). */
   ranksIf?: EndScanDeps['ranksIf'];
+  /** SCAN_IP_GAP between census scans on one address (rescans/ip-turns.ts); none: no gap. */
+  ipTurns?: IpTurns;
 }
 
 /** Whole-scan deadline: the scanner's own budget (30 s by default) plus room to write the result. */
@@ -97,6 +100,13 @@ export function defineScanJob(deps: ScanJobDeps): void {
     backoffMs: () => 0,
     async run(job, ctx) {
       const { scanId } = job.payload;
+      // Politeness: a census scan waits for its address's turn while it is still `waiting` (rescans/ip-turns.ts).
+      if (deps.ipTurns?.enabled) {
+        const { rows } = await db.executeSql(`SELECT url, origin FROM scans WHERE id = $1::uuid AND state <> 'ended'`, [scanId]);
+        const pending = rows[0] as { url: string; origin: string } | undefined;
+        if (pending?.origin === 'rescan') await deps.ipTurns.take(pending.url, ctx.signal);
+        if (ctx.signal.aborted) throw ctx.signal.reason;
+      }
       // waiting -> running in one statement (no interactive transaction: see the progress steps below).
       const scan = await recordRunning(db, scanId, clock());
       if (!scan) return;
