@@ -11,7 +11,7 @@ import type { PageCache } from './page-cache';
 
 type WebOperations = Pick<LeaderboardOperations,
   | 'getLeaderboardPage' | 'getCompanyPage' | 'getJourneyPage' | 'getJourneyProgressPage' | 'getScanPage'
-  | 'getScanProgressPage' | 'getMethodologyPage' | 'getWebAsset' | 'getComparePage'>;
+  | 'getScanProgressPage' | 'getMethodologyPage' | 'getWebAsset' | 'getComparePage' | 'getStatsPage'>;
 
 /** Pages may run their own scripts and styles only; the browser talks to this host and the feedback host. */
 export function pageContentSecurityPolicy(feedbackUrl: string): string {
@@ -72,6 +72,7 @@ export function webHandlers(pages: WebPages, feedbackUrl: string, leaderboardPag
     getScanPage: ({ req }) => answer(() => pages.scanForm(formatOf(req))),
     getScanProgressPage: ({ req, path, query }) => answer(() => pages.scan(req, path.scanId, query.joined === '1', formatOf(req))),
     getMethodologyPage: ({ req }) => answer(() => pages.methodology(req, formatOf(req))),
+    getStatsPage: ({ req, query }) => answer(() => pages.stats(req, { category: query.category, community: query.community }, formatOf(req))),
     getComparePage: ({ req, query }) => {
       // The form's `add` joins the list (its URL is the comparison); the page shows at most the first 4.
       const domains = parseDomains([query.domains, query.add].filter(Boolean).join(',')).slice(0, MAX_COMPARED);

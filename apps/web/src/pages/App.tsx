@@ -8,6 +8,7 @@ import { Layout } from './Layout';
 import { LeaderboardPage } from './LeaderboardPage';
 import { MethodologyPage } from './MethodologyPage';
 import { ScanPage } from './ScanPage';
+import { StatsPage } from './StatsPage';
 
 export function App({ data }: { data: PageData }) {
   return <Layout current={data.page}>{pageFor(data)}</Layout>;
@@ -27,6 +28,8 @@ function pageFor(data: PageData) {
       return <MethodologyPage {...data} />;
     case 'compare':
       return <ComparePage {...data} />;
+    case 'stats':
+      return <StatsPage {...data} />;
     case 'error':
       return <ErrorPage {...data} />;
   }

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 
 const NAV = [
   { href: '/', label: 'Leaderboard', page: 'leaderboard' },
+  { href: '/stats', label: 'State of readiness', page: 'stats' },
   { href: '/scan', label: 'Scan a site', page: 'scan' },
   { href: '/methodology', label: 'Methodology', page: 'methodology' },
   { href: '/docs', label: 'API docs', page: 'docs' },

@@ -1,6 +1,7 @@
 // The scoring formula and the check catalog, both read from the API (which reads the scanner's own numbers).
 import { LAYER_NAMES } from '../shared/format';
 import type { PageData } from '../shared/page-data';
+import { PUBLIC_FIGURES } from '../shared/public-figures';
 
 type Props = Extract<PageData, { page: 'methodology' }>;
 
@@ -65,6 +66,20 @@ export function MethodologyPage({ methodology: m }: Props) {
           </tbody>
         </table>
       </div>
+      <h2 id="public-figures">Public figures and our definitions</h2>
+      <p>
+        Others publish shares for measures close to some of our checks. They count other populations (popularity
+        lists, crawls of millions of home pages) with other definitions, so the numbers are not directly comparable;
+        here is how each differs. Our own figures are on <a href="/stats">the state of agent readiness</a>.
+      </p>
+      <dl className="public-figures">
+        {PUBLIC_FIGURES.filter((f) => m.checks.some((c) => c.id === f.checkId)).map((f) => (
+          <div key={f.checkId} id={`public-${f.checkId}`}>
+            <dt><a href={`#check-${f.checkId}`}>{m.checks.find((c) => c.id === f.checkId)!.name}</a>: {f.source}</dt>
+            <dd><p>{f.figure}</p><p>How ours differs: {f.differs}</p></dd>
+          </div>
+        ))}
+      </dl>
     </article>
   );
 }

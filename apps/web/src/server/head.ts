@@ -91,6 +91,30 @@ export function headFor(data: PageData, publicUrl: string, path: string): Head {
         canonicalPath: '/methodology',
         jsonLd: [{ '@context': 'https://schema.org', '@type': 'TechArticle', headline: 'How the agent-readiness score is computed', publisher, url: abs('/methodology') }],
       };
+    case 'stats': {
+      const s = data.stats;
+      const csv = s.dataset.formats.find((f) => f.format === 'csv');
+      const jsonl = s.dataset.formats.find((f) => f.format === 'jsonl');
+      return {
+        title: `The state of agent readiness${s.category ? `: ${s.category.name}` : ''} · ${SITE}`,
+        description: `How ${s.rankedCompanies} ranked companies do on each agent-readiness check: robots.txt, llms.txt, Markdown negotiation, MCP and A2A cards, Content Signals and more, with weekly trends, grades and an open CC BY 4.0 dataset.`,
+        canonicalPath: path,
+        jsonLd: [
+          {
+            '@context': 'https://schema.org',
+            '@type': 'Dataset',
+            name: 'Agent-readiness scan results per company',
+            description: 'One row per ranked company: its latest scan\'s score, grade and the status of every check of the published methodology.',
+            url: abs('/stats'),
+            license: s.dataset.licenseUrl,
+            version: s.methodologyVersion,
+            creator: publisher,
+            isAccessibleForFree: true,
+            distribution: [csv, jsonl].filter(Boolean).map((f) => ({ '@type': 'DataDownload', encodingFormat: f!.mediaType, contentUrl: f!.url })),
+          },
+        ],
+      };
+    }
     case 'compare': {
       const names = data.comparison?.companies.map((c) => c.name) ?? [];
       return {

@@ -1,14 +1,14 @@
 // The web pages as functions: each one reads what it needs through @arl/client (the same public client any
 // frontend uses, pointed wherever the host says the API is), then renders HTML or Markdown. Failures of the API come back as PageError, which the host turns into its error page.
 import type { LeaderboardClient } from '@arl/client';
-import type { LeaderboardQuery, PageData, PagePayload } from '../shared/page-data';
+import type { LeaderboardQuery, PageData, PagePayload, StatsQuery } from '../shared/page-data';
 import { loadAssets, type BuiltAssets } from './assets';
 import { headFor } from './head';
 import { toMarkdown } from './markdown';
 import { renderDocument } from './render';
-import { badgeHref, companyHref, compareHref } from '../shared/urls';
+import { badgeHref, companyHref, compareHref, statsHref } from '../shared/urls';
 
-export type { LeaderboardQuery, PageData } from '../shared/page-data';
+export type { LeaderboardQuery, PageData, StatsQuery } from '../shared/page-data';
 export { loadAssets, type BuiltAssets, type Asset } from './assets';
 
 export type PageFormat = 'html' | 'markdown';
@@ -54,6 +54,8 @@ export interface WebPages {
   scanForm(format: PageFormat): Promise<RenderedPage>;
   scan(ctx: ApiRequestContext, scanId: string, joined: boolean, format: PageFormat): Promise<RenderedPage>;
   methodology(ctx: ApiRequestContext, format: PageFormat): Promise<RenderedPage>;
+  /** The state of agent readiness: the population's statistics and the dataset's downloads. */
+  stats(ctx: ApiRequestContext, query: StatsQuery, format: PageFormat): Promise<RenderedPage>;
   /** Up to 4 companies side by side; fewer than 2 known domains show the form only. */
   compare(ctx: ApiRequestContext, domains: string[], community: boolean, format: PageFormat): Promise<RenderedPage>;
   /** An error page (status, code and message as the API's error body has them). */
@@ -138,6 +140,13 @@ export function createWebPages(options: WebPagesOptions): WebPages {
       const api = options.api(ctx);
       const methodology = await api.GET('/v1/leaderboard/methodology').then(need);
       return render({ page: 'methodology', methodology }, '/methodology', format);
+    },
+    async stats(ctx, query, format) {
+      const api = options.api(ctx);
+      // Empty values (a form sent without JavaScript) mean "not set".
+      const view: StatsQuery = { category: query.category || undefined, community: query.community };
+      const stats = await api.GET('/v1/leaderboard/stats', { params: { query: view } }).then(need);
+      return render({ page: 'stats', query: view, stats }, statsHref(view), format);
     },
     async compare(ctx, domains, community, format) {
       const path = domains.length > 0 ? compareHref(domains, community) : '/compare';

@@ -3,6 +3,7 @@ import { LAYERS } from '@arl/client';
 import { errorAdvice, errorTitle } from '../pages/ErrorPage';
 import { ENDING_LABELS, LAYER_NAMES, STATUS_LABELS, TASK_LABELS, formatTime, humanStep, rankMovement, scoreMovement } from '../shared/format';
 import type { PageData } from '../shared/page-data';
+import { PUBLIC_FIGURES } from '../shared/public-figures';
 import { companyHref, compareHref, leaderboardHref } from '../shared/urls';
 import { movementOf } from '../pages/WatchParts';
 
@@ -153,6 +154,35 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
       lines.push(`- Grades: ${m.gradeBands.map((g) => `${g.grade} from ${g.min}`).join(', ')}.`, '');
       lines.push('## The checks', '', row(['Check', 'Id', 'Layer', 'Tier', 'Points', 'Applies to', 'What it looks for']), '| --- | --- | --- | --- | ---: | --- | --- |');
       for (const c of m.checks) lines.push(row([c.name, `\`${c.id}\``, LAYER_NAMES[c.layer], c.tier + (c.bonus ? ' (bonus)' : ''), c.points, c.appliesTo.join(', '), c.description]));
+      lines.push('', '## Public figures and our definitions', '');
+      for (const f of PUBLIC_FIGURES.filter((p) => m.checks.some((c) => c.id === p.checkId))) {
+        lines.push(`- \`${f.checkId}\`, ${f.source}: ${f.figure} How ours differs: ${f.differs}`);
+      }
+      lines.push('', `Our figures: ${abs('/stats')}`);
+      break;
+    }
+    case 'stats': {
+      const s = data.stats;
+      const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.1 ? 1 : 0)} %`;
+      lines.push('# The state of agent readiness', '');
+      lines.push(`${s.rankedCompanies} ranked companies (${s.category ? `category ${s.category.name}, ` : ''}${s.population === 'all' ? 'curated and community' : 'curated'}); ${s.countedCompanies} counted. Methodology ${s.methodologyVersion}: ${abs('/methodology')}`, '');
+      lines.push('## Every check', '', row(['Check', 'Companies', 'Passed', 'Warning', 'Failed', 'Not applicable', 'Could not check']), '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+      for (const c of s.checks) {
+        lines.push(row([`[${c.name}](${abs(`/methodology#check-${c.id}`)})`, c.companies, pct(c.shares.passed), pct(c.shares.warning), pct(c.shares.failed), pct(c.shares.notApplicable), pct(c.shares.couldntCheck)]));
+      }
+      lines.push('', '## Grades', '');
+      for (const g of s.grades) lines.push(`- ${g.grade}: ${g.companies} (${pct(g.share)})`);
+      lines.push('', '## Layers (quartiles)', '');
+      for (const l of s.layers) lines.push(`- ${LAYER_NAMES[l.id]}: ${l.quartiles ? `${l.quartiles.min} / ${l.quartiles.q1} / ${l.quartiles.median} / ${l.quartiles.q3} / ${l.quartiles.max}` : 'no score'} (${l.scored} scored)`);
+      if (s.categories.length > 0) {
+        lines.push('', '## By category', '', row(['Category', 'Companies', 'Median score']), '| --- | ---: | ---: |');
+        for (const c of s.categories) lines.push(row([c.category.name, c.rankedCompanies, c.score?.median ?? null]));
+      }
+      lines.push('', '## Weekly pass shares', '');
+      for (const w of s.weekly) lines.push(`- Week ending ${w.weekEnding}${w.partial ? ' (so far)' : ''}: ${w.companies} companies; ${w.checks.filter((c) => c.companies > 0).slice(0, 6).map((c) => `${c.id} ${pct(c.share)}`).join(', ')}`);
+      lines.push('', '## The open dataset (CC BY 4.0)', '');
+      for (const f of s.dataset.formats) lines.push(`- ${f.format.toUpperCase()}: ${f.url}`);
+      lines.push(`- License: ${s.dataset.licenseUrl}`, `- These figures as JSON: ${abs('/v1/leaderboard/stats')}`);
       break;
     }
     case 'error': {

@@ -17,6 +17,12 @@ export interface LeaderboardQuery {
   limit?: number;
 }
 
+/** The population the stats page shows (getPopulationStats' parameters). */
+export interface StatsQuery {
+  category?: string;
+  community?: 'include';
+}
+
 /** What the site knows about its own progress, for the truthful empty state. */
 export type Coverage = Schemas['Coverage'];
 
@@ -47,6 +53,7 @@ export type PageData =
   | { page: 'scan'; scan: Schemas['Scan'] | null; joined: boolean; report?: Schemas['ScanReport'] | null }
   | { page: 'journey'; domain: string; community: boolean; companyName: string; journey: Schemas['Journey'] | null }
   | { page: 'methodology'; methodology: Schemas['Methodology'] }
+  | { page: 'stats'; query: StatsQuery; stats: Schemas['PopulationStats'] }
   | { page: 'error'; status: number; code: string; message: string; requestId: string; retryAfterSeconds: number | null };
 
 /** Settings the browser needs: where the feedback host is (reports of a wrong verdict go there). */

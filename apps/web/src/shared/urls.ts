@@ -1,5 +1,5 @@
 // Links between pages. The leaderboard URL carries its whole view, so a copied link reproduces it.
-import type { LeaderboardQuery } from './page-data';
+import type { LeaderboardQuery, StatsQuery } from './page-data';
 
 export function leaderboardHref(query: LeaderboardQuery): string {
   const params = new URLSearchParams();
@@ -36,3 +36,12 @@ export function badgeHref(domain: string, community = false): string {
 }
 /** Where the pages' "this verdict is wrong" form posts (postDisputeForm). */
 export const disputeFormAction = (domain: string) => `/companies/${encodeURIComponent(domain)}/disputes`;
+
+/** The stats page of a population. */
+export function statsHref(query: StatsQuery): string {
+  const params = new URLSearchParams();
+  if (query.category) params.set('category', query.category);
+  if (query.community) params.set('community', query.community);
+  const search = params.toString();
+  return search ? `/stats?${search}` : '/stats';
+}
