@@ -19,6 +19,7 @@ import { createRequestSigner, type FetchPolicy, type RequestSigner } from '@arl/
 import type { JobQueue } from './jobs/queue';
 import { createMetrics, observeDatabase, type Metrics } from './metrics/metrics';
 import { observeFeeds } from './metrics/feeds';
+import { observeCensus } from './metrics/census';
 import { createScanPipeline } from './scans/create';
 import type { ScanService } from './scans/service';
 import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
@@ -100,6 +101,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const metrics = createMetrics();
     observeDatabase(metrics, db);
     observeFeeds(metrics, { changes, progress, leaderboard });
+    if (config.scan.rescanIntervalMs !== null) observeCensus(metrics, { db, intervalMs: config.scan.rescanIntervalMs, clock });
     const scanFetchPolicy: Partial<FetchPolicy> = { ...options.fetchPolicy, ...(scannerSigner ? { signer: scannerSigner } : {}) };
     const pipeline = createScanPipeline({
       config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import pino from 'pino';
 import { createTestDb, type TestDb } from '@arl/db';
 import { loadConfig } from '../src/config';
+import { observeCensus } from '../src/metrics/census';
+import { createMetrics } from '../src/metrics/metrics';
 import { IpTurns } from '../src/rescans/ip-turns';
 import { JITTER, RescanScheduler } from '../src/rescans/scheduler';
 import { createRuntime, type Runtime } from '../src/runtime';
@@ -167,4 +169,41 @@ test('the IP gap holds across two workers: the second start on one address waits
     sleep: async (ms) => { clock.at += ms; }, lookup: async () => [{ address: '203.0.113.7', family: 4 }],
   });
   expect(await patient.take('https://shared-three.test/')).toEqual({ ip: '203.0.113.7', waitedMs: 5000, late: true });
+});
+
+test('/metrics census progress: scanned within the interval, never scanned, due, overdue, rate needed and achieved', async () => {
+  const intervalMs = 7 * DAY;
+  await curated('fresh', 6, new Date(now.getTime() - DAY), new Date(now.getTime() + 5 * DAY));
+  await curated('due', 3, new Date(now.getTime() - 7 * DAY - HOUR), new Date(now.getTime() - HOUR));
+  await curated('late', 2, new Date(now.getTime() - 9 * DAY), new Date(now.getTime() - 2 * DAY));
+  await curated('new', 4, null, new Date(now.getTime() - 60_000));
+  // Two scans of curated companies ended within the hour, one before it, one of no company.
+  await sql(
+    `INSERT INTO scans (id, target, url, domain, state, origin, company_id, created_at, ended_at)
+     SELECT gen_random_uuid(), 't' || i, 'https://x.test/', 'x.test', 'ended', 'rescan',
+            (SELECT id FROM companies WHERE domain = 'fresh' || i || '.test'), $1::timestamptz, e
+     FROM (VALUES (1, $2::timestamptz), (2, $3::timestamptz), (3, $4::timestamptz), (4, $2::timestamptz)) AS v(i, e)`,
+    [new Date(now.getTime() - DAY), new Date(now.getTime() - 10 * 60_000), new Date(now.getTime() - 50 * 60_000), new Date(now.getTime() - 2 * HOUR)],
+  );
+  await sql(`UPDATE scans SET company_id = NULL WHERE target = 't4'`);
+  const metrics = createMetrics();
+  observeCensus(metrics, { db: t.db, intervalMs, clock: () => now });
+  const text = await metrics.registry.metrics();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+  expect(value('arl_census_curated_companies')).toBe(15);
+  expect(value('arl_census_scanned_within_interval')).toBe(6);
+  expect(value('arl_census_never_scanned')).toBe(4);
+  expect(value('arl_census_due')).toBe(9); // 3 due, 2 overdue, 4 never scanned
+  expect(value('arl_census_overdue')).toBe(2);
+  expect(value('arl_census_rate_needed')).toBeCloseTo(15 / (7 * 86_400), 12);
+  expect(value('arl_census_rate_achieved')).toBeCloseTo(2 / 3600, 12);
+});
+
+test('SCAN_IP_GAP is validated: off, or a duration of at most a minute', () => {
+  const base = { DATA_DIR: dataDir };
+  expect(loadConfig({ ...base }).scan.ipGapMs).toBe(2000);
+  expect(loadConfig({ ...base, SCAN_IP_GAP: '500ms' }).scan.ipGapMs).toBe(500);
+  expect(loadConfig({ ...base, SCAN_IP_GAP: 'off' }).scan.ipGapMs).toBe(0);
+  expect(() => loadConfig({ ...base, SCAN_IP_GAP: '2m' })).toThrow(/SCAN_IP_GAP/);
+  expect(() => loadConfig({ ...base, SCAN_IP_GAP: 'soon' })).toThrow(/SCAN_IP_GAP/);
 });

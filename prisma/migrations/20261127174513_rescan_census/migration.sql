@@ -37,3 +37,6 @@ CREATE INDEX "jobs_state_kind_run_at_created_at_idx" ON "jobs"("state", "kind", 
 
 -- CreateIndex
 CREATE INDEX "scans_domain_state_idx" ON "scans"("domain", "state");
+
+-- CreateIndex
+CREATE INDEX "scans_ended_at_idx" ON "scans"("ended_at");
