@@ -32,17 +32,17 @@ function fieldName(pointer) {
       if (part === 'properties') return name;
       if (part === 'items') return `${name}[]`;
       const prev = parts[i - 1];
-      return prev === 'properties' && name ? `${name}.${unescape(part)}` : `${name}${unescape(part)}`;
+      return prev === 'properties' && name ? `${name}.${unescapePointer(part)}` : `${name}${unescapePointer(part)}`;
     }, '');
 }
 
-function unescape(segment) {
+function unescapePointer(segment) {
   return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 function isDocumentation(diff) {
   const pointer = diff.trail || diff.after || diff.before || '';
-  const parts = pointer.split('/').map(unescape);
+  const parts = pointer.split('/').map(unescapePointer);
   // A key under `properties` is a field's name (a field may well be called `title`), not a keyword.
   return parts.some((part, i) => DOCUMENTATION_KEYS.has(part) && parts[i - 1] !== 'properties');
 }
