@@ -75,7 +75,7 @@ function expectMatchesOutput(tools: Tool[], name: string, value: unknown): void 
 describe('tools/list', () => {
   test('the leaderboard and feedback hosts list their tools with titles, descriptions and annotations', () => {
     expect(leaderboardTools.map((t) => t.name).sort()).toEqual(
-      ['compare_companies', 'get_company', 'get_journey', 'get_methodology', 'get_scan', 'list_categories', 'search_leaderboard', 'start_journey', 'start_scan', 'subscribe_webhook'],
+      ['compare_companies', 'get_company', 'get_dataset_info', 'get_journey', 'get_methodology', 'get_population_stats', 'get_scan', 'list_categories', 'search_leaderboard', 'start_journey', 'start_scan', 'subscribe_webhook'],
     );
     expect(feedbackTools.map((t) => t.name).sort()).toEqual(['dispute_verdict', 'get_dispute', 'get_feedback_card', 'send_feedback_report']);
     for (const tool of [...leaderboardTools, ...feedbackTools]) {
@@ -187,6 +187,20 @@ describe('each tool, valid then invalid arguments', () => {
     expect((result.companies as Array<{ domain: string }>).map((c) => c.domain)).toEqual([domain, 'stripe.com']);
     expect(result.score).toMatchObject({ leaders: [domain] });
     expect(toolError(await leaderboard.callTool({ name: 'compare_companies', arguments: { domains: domain } }) as CallToolResult).message).toContain('domains');
+  });
+
+  test('get_population_stats and get_dataset_info answer the statistics and the dataset of a population; invalid: a bad category', async () => {
+    const stats = structured(await leaderboard.callTool({ name: 'get_population_stats', arguments: { community: 'include' } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'get_population_stats', stats);
+    // The scanned company of this file is a community company: ranked and counted with community included.
+    expect(stats).toMatchObject({ population: 'all', rankedCompanies: 1 });
+    const info = structured(await leaderboard.callTool({ name: 'get_dataset_info', arguments: { community: 'include' } }) as CallToolResult);
+    expectMatchesOutput(leaderboardTools, 'get_dataset_info', info);
+    expect(info).toEqual(stats.dataset);
+    expect(info).toMatchObject({ license: 'CC-BY-4.0', rows: 1 });
+    const csv = await fetch((info.formats as Array<{ format: string; url: string }>).find((f) => f.format === 'csv')!.url);
+    expect((await csv.text()).trim().split('\r\n')).toHaveLength(2);
+    expect(toolError(await leaderboard.callTool({ name: 'get_dataset_info', arguments: { category: 'Not A Slug' } }) as CallToolResult).message).toContain('category');
   });
 
   test('subscribe_webhook subscribes a URL and gives the token and secret once; invalid: both domain and category', async () => {
@@ -332,7 +346,7 @@ describe('discovery documents', () => {
     const llms = await get('/llms.txt');
     expect(llms.type).toContain('text/markdown');
     expect(llms.text).toMatch(/^# Agent-Readiness Leaderboard\n\n> /);
-    for (const needle of [`](${PUBLIC()}/mcp)`, `](${FEEDBACK()}/mcp)`, '`send_feedback_report`', `${FEEDBACK()}/v1/feedback/leaderboard/reports`, `](${PUBLIC()}/openapi.json)`]) expect(llms.text).toContain(needle);
+    for (const needle of [`](${PUBLIC()}/mcp)`, `](${FEEDBACK()}/mcp)`, '`send_feedback_report`', `${FEEDBACK()}/v1/feedback/leaderboard/reports`, `](${PUBLIC()}/openapi.json)`, `](${PUBLIC()}/stats)`, `](${PUBLIC()}/v1/leaderboard/dataset.csv)`, `](${PUBLIC()}/v1/leaderboard/dataset.jsonl)`, 'CC BY 4.0']) expect(llms.text).toContain(needle);
     const full = await get('/llms-full.txt');
     expect(full.text.startsWith(llms.text)).toBe(true);
     expect(full.text).toContain('### POST /v1/feedback/{slug}/reports (sendFeedbackReport)');

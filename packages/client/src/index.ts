@@ -90,6 +90,24 @@ export function comparePageUrl(baseUrl: string, domains: string[]): string {
   return `${stripTrailingSlash(baseUrl)}/compare?domains=${domains.map(encodeURIComponent).join(',')}`;
 }
 
+/** Open data (issue 31): the population statistics and the dataset's description, by name. */
+export type PopulationStats = LeaderboardSchemas['PopulationStats'];
+export type DatasetInfo = LeaderboardSchemas['DatasetInfo'];
+export type CheckStats = LeaderboardSchemas['CheckStats'];
+export type WeeklyPoint = LeaderboardSchemas['WeeklyPoint'];
+
+/**
+ * The URL of the open dataset (CC BY 4.0), streamed as CSV or JSON Lines: open it with fetch and read the body as a
+ * stream (`api.GET('/v1/leaderboard/dataset.csv', { parseAs: 'stream' })` does the same through the typed client).
+ */
+export function datasetUrl(baseUrl: string, format: 'csv' | 'jsonl', options: { category?: string; community?: boolean } = {}): string {
+  const params = new URLSearchParams();
+  if (options.category) params.set('category', options.category);
+  if (options.community) params.set('community', 'include');
+  const search = params.toString();
+  return `${stripTrailingSlash(baseUrl)}/v1/leaderboard/dataset.${format}${search ? `?${search}` : ''}`;
+}
+
 function stripTrailingSlash(url: string): string {
   return url.endsWith('/') ? url.slice(0, -1) : url;
 }

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { DISPUTE_STATES, badgeUrl, comparePageUrl, createFeedbackClient, createLeaderboardClient, requestIdMiddleware, webhookAuth } from '../src';
+import { DISPUTE_STATES, badgeUrl, comparePageUrl, createFeedbackClient, createLeaderboardClient, datasetUrl, requestIdMiddleware, webhookAuth } from '../src';
 
 // A loopback server that records what the client sent and answers a canned, contract-shaped body.
 let server: http.Server;
@@ -88,4 +88,15 @@ test('disputes are typed routes of both clients, and their states are exported',
   ]);
   expect(JSON.parse(seen[0].body)).toEqual({ scanId, checkId: 'llms-txt', observation: 'Our llms.txt is served at /llms.txt.' });
   expect(DISPUTE_STATES).toEqual(['rescanning', 'held', 'changed', 'unresolved']);
+});
+
+test('open data: the statistics are a typed route and the dataset has its URL', async () => {
+  const api = createLeaderboardClient(baseUrl);
+  const { error } = await api.GET('/v1/leaderboard/stats', { params: { query: { category: 'payments', community: 'include' } } });
+  expect(error).toMatchObject({ code: 'not_found' });
+  expect(seen[0]).toMatchObject({ method: 'GET', url: '/v1/leaderboard/stats?category=payments&community=include' });
+  await api.GET('/v1/leaderboard/dataset.jsonl', { params: { query: { community: 'include' } }, parseAs: 'stream' });
+  expect(seen[1]).toMatchObject({ url: '/v1/leaderboard/dataset.jsonl?community=include' });
+  expect(datasetUrl(baseUrl, 'csv')).toBe(`${baseUrl}v1/leaderboard/dataset.csv`);
+  expect(datasetUrl('https://x.test/', 'jsonl', { category: 'media', community: true })).toBe('https://x.test/v1/leaderboard/dataset.jsonl?category=media&community=include');
 });

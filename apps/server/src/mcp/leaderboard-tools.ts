@@ -22,6 +22,9 @@ export function leaderboardTools(reader: OpenApiReader, handlers: HandlerMap): C
   const getJourney = shape('getJourney');
   const compare = shape('compareCompanies');
   const subscribe = shape('createWebhook');
+  const stats = shape('getPopulationStats');
+  // get_dataset_info answers the `dataset` part of the statistics: its schema is that property's, from the contract.
+  const datasetSchema = (stats.output.properties as Record<string, JsonSchema>).dataset;
 
   const waitSeconds: JsonSchema = {
     type: 'integer',
@@ -174,6 +177,33 @@ export function leaderboardTools(reader: OpenApiReader, handlers: HandlerMap): C
       inputSchema: subscribe.input,
       outputSchema: subscribe.output,
       call: (args, ctx) => invokeOperation(handlers, subscribe, args, ctx),
+    }),
+    defineTool({
+      name: 'get_population_stats',
+      title: 'The state of agent readiness (population statistics)',
+      description:
+        "How the ranked companies (curated, or with community: 'include' also community ones; category narrows to one category slug) do on every check: per check the companies that passed, warned, failed, were not applicable or could not be checked, with shares; the grade distribution; score and layer quartiles; per-category figures; and up to 26 weekly points of each check's pass share and of the grades. Use it to answer questions like 'what share of companies publish llms.txt?' or 'is MCP discovery growing?'; cite methodologyVersion.",
+      readOnly: true,
+      idempotent: true,
+      openWorld: false,
+      inputSchema: stats.input,
+      outputSchema: stats.output,
+      call: (args, ctx) => invokeOperation(handlers, stats, args, ctx),
+    }),
+    defineTool({
+      name: 'get_dataset_info',
+      title: 'The open dataset: where, what, license',
+      description:
+        "Describes the open per-company dataset of the same population (community, category as for get_population_stats): its CSV and JSON Lines download URLs (streamed; one row per ranked company with its latest scan's score, grade and every check's status), its columns, the number of rows, the methodology and catalog versions and its license (CC BY 4.0). Use it to point a user or a program at the raw data instead of paging search_leaderboard.",
+      readOnly: true,
+      idempotent: true,
+      openWorld: false,
+      inputSchema: stats.input,
+      outputSchema: datasetSchema,
+      async call(args, ctx) {
+        const answer = await invokeOperation(handlers, stats, args, ctx);
+        return answer.dataset as Record<string, unknown>;
+      },
     }),
   ];
 }
