@@ -177,7 +177,7 @@ test('/metrics census progress: scanned within the interval, never scanned, due,
   await curated('due', 3, new Date(now.getTime() - 7 * DAY - HOUR), new Date(now.getTime() - HOUR));
   await curated('late', 2, new Date(now.getTime() - 9 * DAY), new Date(now.getTime() - 2 * DAY));
   await curated('new', 4, null, new Date(now.getTime() - 60_000));
-  // Two scans of curated companies ended within the hour, one before it, one of no company.
+  // Two rescans ended within the hour, one before it, and a scan a client asked for (not the census's rate).
   await sql(
     `INSERT INTO scans (id, target, url, domain, state, origin, company_id, created_at, ended_at)
      SELECT gen_random_uuid(), 't' || i, 'https://x.test/', 'x.test', 'ended', 'rescan',
@@ -185,7 +185,7 @@ test('/metrics census progress: scanned within the interval, never scanned, due,
      FROM (VALUES (1, $2::timestamptz), (2, $3::timestamptz), (3, $4::timestamptz), (4, $2::timestamptz)) AS v(i, e)`,
     [new Date(now.getTime() - DAY), new Date(now.getTime() - 10 * 60_000), new Date(now.getTime() - 50 * 60_000), new Date(now.getTime() - 2 * HOUR)],
   );
-  await sql(`UPDATE scans SET company_id = NULL WHERE target = 't4'`);
+  await sql(`UPDATE scans SET origin = 'api' WHERE target = 't4'`);
   const metrics = createMetrics();
   observeCensus(metrics, { db: t.db, intervalMs, clock: () => now });
   const text = await metrics.registry.metrics();

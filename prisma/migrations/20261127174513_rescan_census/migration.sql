@@ -14,6 +14,7 @@ CREATE TABLE "rescan_pace" (
     "budget" DOUBLE PRECISION NOT NULL,
     "first_wave" DOUBLE PRECISION NOT NULL,
     "ticked_at" TIMESTAMPTZ(3) NOT NULL,
+    "curated" INTEGER NOT NULL DEFAULT 0,
 
     CONSTRAINT "rescan_pace_pkey" PRIMARY KEY ("id")
 );

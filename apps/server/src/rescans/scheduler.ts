@@ -188,9 +188,10 @@ export class RescanScheduler {
       );
     }
     await tx.$executeRawUnsafe(
-      `INSERT INTO rescan_pace (id, budget, first_wave, ticked_at) VALUES (1, $1, $2, $3::timestamptz)
-       ON CONFLICT (id) DO UPDATE SET budget = EXCLUDED.budget, first_wave = EXCLUDED.first_wave, ticked_at = EXCLUDED.ticked_at`,
-      pace.budget, pace.firstWave, now,
+      `INSERT INTO rescan_pace (id, budget, first_wave, ticked_at, curated) VALUES (1, $1, $2, $3::timestamptz, $4)
+       ON CONFLICT (id) DO UPDATE SET budget = EXCLUDED.budget, first_wave = EXCLUDED.first_wave, ticked_at = EXCLUDED.ticked_at,
+              curated = EXCLUDED.curated`,
+      pace.budget, pace.firstWave, now, curated,
     );
     return count;
   }
