@@ -140,6 +140,20 @@ test('one scan per registrable domain: a company whose domain is being scanned (
   expect(await s.tick()).toBe(1);
 });
 
+test('a company scanned by another route (the API) within half an interval is not rescanned: its turn moves after that scan', async () => {
+  const intervalMs = 7 * DAY;
+  const scannedAt = new Date(now.getTime() - HOUR);
+  await curated('asked', 1, scannedAt, new Date(now.getTime() - 60_000));
+  await curated('later', 99, scannedAt, new Date(now.getTime() + DAY));
+  // A day's tick: budget for 14 rescans, and only the one company due.
+  expect(await scheduler({ intervalMs, tickMs: DAY, firstWavePerSecond: 0 }).tick()).toBe(0);
+  const { rows } = await sql(`SELECT next_scan_at FROM companies WHERE domain = 'asked1.test'`);
+  const next = new Date((rows[0] as { next_scan_at: string }).next_scan_at).getTime() - scannedAt.getTime();
+  expect(next).toBeGreaterThan(intervalMs * (1 - JITTER));
+  expect(next).toBeLessThanOrEqual(intervalMs);
+  expect(await waiting()).toBe(0);
+});
+
 test('the IP gap holds across two workers: the second start on one address waits out the gap, others do not', async () => {
   const logger = pino({ level: 'silent' });
   const clock = { at: now.getTime() };
