@@ -11,6 +11,7 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
 import { loadConfig, pgliteDir } from '../src/config';
 import { lockDataDir } from '../src/lifecycle/data-dir-lock';
+import { startBackground, type Background } from '../src/jobs/background';
 import { pollUntil, startScanTestServer } from './support/scan-harness';
 
 const CLI = path.resolve(__dirname, '../dist/cli/companies.js');
@@ -254,8 +255,10 @@ test('a Tranco list with --top, --category and --prune: unlisted curated compani
 
 // The CLI beside a running API process needs a database two processes can open: PostgreSQL.
 if (pgUrl) {
-  test('PostgreSQL: an import, a rescan, a rename and a prune reach a running API process without a restart', async () => {
-    const t = await startScanTestServer();
+  test('PostgreSQL: an import, a rescan (waiting for room in the queue), a rename and a prune reach a running API process without a restart', async () => {
+    // No worker yet: the rescan below must first meet a full queue.
+    const t = await startScanTestServer({ worker: false });
+    let background: Background | null = null;
     const live = { ...env, DATABASE_URL: withSchema(pgUrl, t.runtime.db.schema), SCAN_ALLOW_PRIVATE_NETWORKS: 'true' };
     const run = (args: string[]) => cli(args, live);
     const company = (domain: string) => fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}`);
@@ -275,8 +278,17 @@ if (pgUrl) {
       expect(read.status).toBe(200);
       expect(await read.json()).toMatchObject({ name: 'Exemplary', domain: 'exemplary-co.test', score: null });
 
-      const rescan = await run(['rescan', 'exemplary-co.test', 'typical-saas.test']);
+      // A queue of one waiting scan: the second company waits (--wait) until a worker takes the first.
+      const rescanning = cli(['rescan', 'exemplary-co.test', 'typical-saas.test', '--wait'], { ...live, SCAN_QUEUE_LIMIT: '1' });
+      const scans = () => t.db.prisma.scan.findMany({ where: { origin: 'rescan' }, select: { domain: true } });
+      await pollUntil('the first rescan', async () => (await scans()).length === 1, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      expect((await scans()).map((s) => s.domain)).toEqual(['exemplary-co.test']);
+      background = startBackground(t.runtime, { pollMs: 100 });
+      const rescan = await rescanning;
       expect(rescan.code).toBe(0);
+      expect(rescan.stderr).toContain('the scan queue is full (SCAN_QUEUE_LIMIT 1); waiting for room');
+      expect(rescan.stdout).toMatch(/^exemplary-co\.test\t\S+\tstarted\ntypical-saas\.test\t\S+\tstarted\n$/);
       const ids = rescan.stdout.trim().split('\n').map((l) => l.split('\t')[1]);
       for (const id of ids) expect(await t.waitForEnd(id, 60_000)).toMatchObject({ ending: 'finished' });
       expect((await ranked()).map(([domain]) => domain).sort()).toEqual(['exemplary-co.test', 'typical-saas.test']);
@@ -291,6 +303,7 @@ if (pgUrl) {
       expect((await company('exemplary-co.test')).status).toBe(404);
       expect((await fetch(`${t.leaderboardUrl}/v1/leaderboard/scans/${ids[0]}`)).status).toBe(200); // its scan stays readable
     } finally {
+      await background?.stop(5_000);
       await t.close();
     }
   }, 300_000);

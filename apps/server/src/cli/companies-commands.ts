@@ -159,11 +159,12 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
     case 'import': {
       const progress = new Progress(info, 'import', { tty: info.isTTY === true });
       let stepAt = Date.now();
+      const top = values.top === undefined ? null : intOf(values.top as string, 1, MAX_TOP, '--top');
       const report = await importCompanyList(
         db,
         {
           file: args[0],
-          top: values.top === undefined ? null : intOf(values.top as string, 1, MAX_TOP, '--top'),
+          top,
           categories,
           defaultCategoryId: category(values.category as string | undefined),
           anyPort: runtime.config.scan.allowPrivateNetworks,
@@ -173,7 +174,8 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
         },
         {
           refused: (line, reason) => progress.note(`line ${line}: ${reason}`),
-          reading: (rows, p) => progress.update(rows, p.bytesTotal > 0 ? p.bytesRead / p.bytesTotal : null),
+          // How far: through the file, or through the first N lines of it (whichever ends first).
+          reading: (rows, p) => progress.update(rows, Math.max(top ? rows / top : 0, p.bytesTotal > 0 ? p.bytesRead / p.bytesTotal : 0)),
           step: (done) => {
             progress.note(`import: ${done} in ${duration((Date.now() - stepAt) / 1000)}`);
             stepAt = Date.now();
