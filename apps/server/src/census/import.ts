@@ -45,7 +45,7 @@ export interface ImportReport {
   updated: number;
   unchanged: number;
   removed: number;
-  /** Up to 20 of the removed domains, for the message. */
+  /** Up to 10 of the removed domains, for the message. */
   removedSample: string[];
 }
 
@@ -53,7 +53,7 @@ export interface ImportReport {
 export class ImportRefused extends Error {}
 
 const STAGED = 'census_staged';
-const REMOVED_SAMPLE = 20;
+const REMOVED_SAMPLE = 10;
 
 export async function importCompanyList(db: Db, options: ImportOptions, hooks: ImportHooks): Promise<ImportReport> {
   const session = await openImportSession(db);
@@ -155,7 +155,8 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
            DELETE FROM companies c WHERE c.source = 'curated'
              AND NOT EXISTS (SELECT 1 FROM ${STAGED} s WHERE s.domain = c.domain)
            RETURNING c.domain)
-         SELECT count(*)::int AS removed, (array_agg(domain ORDER BY domain))[1:${REMOVED_SAMPLE}] AS sample FROM gone`,
+         SELECT (SELECT count(*)::int FROM gone) AS removed,
+                (SELECT array_agg(domain) FROM (SELECT domain FROM gone ORDER BY domain LIMIT ${REMOVED_SAMPLE}) first) AS sample`,
       );
       report.removed = gone.removed;
       report.removedSample = gone.sample ?? [];
