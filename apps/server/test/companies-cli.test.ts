@@ -9,6 +9,8 @@ import * as path from 'node:path';
 import { createDb, testSchemaName, type Db } from '@arl/db';
 import { parse as parseCsv } from 'csv-parse/sync';
 import pg from 'pg';
+import { normalizeCompanyDomain } from '../src/census/domain';
+import { splitCsvLine } from '../src/census/list-file';
 import { loadConfig, pgliteDir } from '../src/config';
 import { lockDataDir } from '../src/lifecycle/data-dir-lock';
 import { startBackground, type Background } from '../src/jobs/background';
@@ -112,6 +114,39 @@ test('usage errors exit 2 before the database opens; the embedded database is re
     lock.release();
   }
 }, 180_000);
+
+test('domains are written as operation 3 reads them; a line splits as RFC 4180 says, within the line', () => {
+  const cases: Array<[string, string]> = [
+    ['Example.COM', 'example.com'],
+    ['  example.com.  ', 'example.com'],
+    ['bücher.de', 'xn--bcher-kva.de'],
+    ['https://Example.com/pricing?x=1#top', 'example.com'],
+    ['example.com/about', 'example.com'],
+    ['example.com:8080', 'example.com'],
+    ['[2001:DB8::1]', '2001:db8::1'],
+    ['192.0.2.1', '192.0.2.1'],
+  ];
+  for (const [raw, domain] of cases) expect({ raw, result: normalizeCompanyDomain(raw) }).toEqual({ raw, result: { ok: true, domain } });
+  const refused: Array<[string, unknown]> = [
+    ['', 'the domain is empty'],
+    ['www.example.com', 'www.example.com is not a registrable domain: its scans are ranked under example.com'],
+    ['https://blog.example.co.uk/', 'blog.example.co.uk is not a registrable domain: its scans are ranked under example.co.uk'],
+    ['exa mple.com', '"exa mple.com" is not a domain name'],
+    ['1.2.3', '"1.2.3" is not a domain name'],
+    ['xn--zz.com', '"xn--zz.com" is not a domain name'],
+    ['ftp://example.com', '"ftp://example.com" is not an http or https address'],
+    ['https://user:pw@example.com/', '"https://user:pw@example.com/" carries credentials'],
+    [`${'a'.repeat(60)}.${'b'.repeat(60)}.${'c'.repeat(60)}.${'d'.repeat(60)}.${'e'.repeat(60)}.com`, expect.stringContaining('is longer than 253 characters')],
+  ];
+  for (const [raw, reason] of refused) expect({ raw, result: normalizeCompanyDomain(raw) }).toEqual({ raw, result: { ok: false, reason } });
+
+  expect(splitCsvLine('a,"b, ""c""",,d')).toEqual(['a', 'b, "c"', '', 'd']);
+  expect(splitCsvLine('"",x')).toEqual(['', 'x']);
+  expect(splitCsvLine('a,')).toEqual(['a', '']);
+  expect(splitCsvLine('"open,x')).toEqual({ error: 'a quoted field is not closed on its line (a field may not span lines)' });
+  expect(splitCsvLine('"a"b,c')).toEqual({ error: 'text follows a closing quote (write a quote inside a quoted field as "")' });
+  expect(splitCsvLine('a"b,c')).toEqual({ error: 'a quote inside an unquoted field (quote the whole field and double the quote)' });
+});
 
 const CSV_WITH_REFUSALS = [
   'domain,name,category,website', // 1

@@ -32,7 +32,7 @@ export function normalizeCompanyDomain(raw: string): DomainResult {
     } catch {
       return { ok: false, reason: `${shown} is neither a domain name nor a URL` };
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${shown} is not a web address (a ${url.protocol.slice(0, -1)} URL)` };
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, reason: `${shown} is not an http or https address` };
     if (url.username || url.password) return { ok: false, reason: `${shown} carries credentials` };
     host = url.hostname;
   }
