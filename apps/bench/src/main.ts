@@ -1,6 +1,6 @@
 // `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N,...] [--rates=0,5,20] [--seconds=S] [--sizes=1000,10000,100000]
 //  [--open-seconds=30] [--budget-seconds=900]`: runs every benchmark part (or the named ones) and prints each row beside its
-// target, met or NOT MET. Parts: reads, mixed, two-process, feedback, pipeline, web, scanner, growth (the longest of the
+// target, met or NOT MET. Parts: reads, mixed, two-process, feedback, pipeline, stats, web, scanner, growth (the longest of the
 // default run, last); growth-1m only when named. Defaults are the issue's figures; flags shorten a run.
 import { execSync } from 'node:child_process';
 import { loadLine, type Database } from './common';
@@ -11,6 +11,7 @@ import { printLiveSummary, runMixed, runTwoProcess } from './live-bench';
 import { printPipelineBench, runPipelineBench } from './pipeline-bench';
 import { printReadRows, runReadBench } from './read-bench';
 import { printWebBench, runWebBench } from './web-bench';
+import { runStatsBench } from './stats-bench';
 // The scanner's own benchmark lives outside its main entry point because it starts the sandbox.
 import { runScannerBench } from '@arl/scanner/dist/bench';
 
@@ -65,6 +66,9 @@ const parts: Record<string, (f: Flags) => Promise<void>> = {
     printLiveSummary(await runTwoProcess({ sizes: f.companies ?? [10_000], rate: 5, seconds: f.seconds, connections: f.connections })),
   feedback: async (f) => printFeedbackBench(await runFeedbackBench({ databases: f.databases, seconds: f.seconds, openSeconds: f.openSeconds })),
   pipeline: async () => printPipelineBench(await runPipelineBench()),
+  stats: async (f) => {
+    await runStatsBench({ databases: f.databases, sizes: f.companies ?? [10_000], rates: f.rates, seconds: f.seconds, connections: f.connections });
+  },
   web: async (f) => printWebBench(await runWebBench({ companies: (f.companies ?? [10_000])[0], seconds: f.seconds, connections: f.connections })),
   scanner: async () => {
     await runScannerBench({ print: (line) => console.log(line) });

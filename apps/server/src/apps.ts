@@ -110,9 +110,10 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
 
 /**
  * The operations whose plain valid GETs are answered without Express (see http/direct-reads.ts): the ranked reads
- * people, crawlers and agents land on, and operation 6, which clients poll while a scan runs.
+ * people, crawlers and agents land on, operation 6, which clients poll while a scan runs, and the population
+ * statistics (open-data/), a large answer whose frozen parts are validated and serialized once.
  */
-export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany', 'getScan'];
+export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany', 'getScan', 'getPopulationStats'];
 
 export function createDirectReads(runtime: Runtime, cache: ResponseCache, handlers?: LeaderboardHandlers): DirectReads {
   return new DirectReads({

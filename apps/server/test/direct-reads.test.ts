@@ -1,5 +1,5 @@
 // The direct path of the reads (http/direct-reads.ts) answers exactly what the full Express path answers:
-// random requests of operations 1-3 and 6, valid and not (unknown, repeated or empty parameters, bad numbers, escapes,
+// random requests of operations 1-3 and 6 and of the population statistics, valid and not (unknown, repeated or empty parameters, bad numbers, escapes,
 // NUL, bounds, unknown companies, odd paths), sent to the host's listener and to the bare contract app (no cache,
 // no direct path), must get the same status, headers and bytes. Companies with real scans (sandbox personas
 // through the real scanner and worker) make the company reads carry real layers and checks.
@@ -103,6 +103,7 @@ const path = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('/v1/leaderboard/categories', '/v1/leaderboard/', '/V1/leaderboard', '/v1/leaderboard/categories/') },
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 42 }).map((i) => `/v1/leaderboard/companies/${domains[i] ?? 'missing.example'}`) },
   { weight: 2, arbitrary: fc.integer({ min: 0, max: 4 }).map((i) => `/v1/leaderboard/scans/${scanIds[i] ?? ['00000000-0000-4000-8000-000000000000', 'not-a-uuid'][i - 3]}`) },
+  { weight: 2, arbitrary: fc.constant('/v1/leaderboard/stats') },
   { weight: 1, arbitrary: fc.constantFrom('/v1/leaderboard/companies/CO-1.EXAMPLE', '/v1/leaderboard/companies/co-1%2Eexample', '/v1/leaderboard/companies/%00', '/v1/leaderboard/companies/a%2Fb') },
 );
 
@@ -135,6 +136,8 @@ test('every plain valid read is answered by the direct path itself', async () =>
     '/v1/leaderboard/companies/co-0.example',
     '/v1/leaderboard?q=pay+search',
     `/v1/leaderboard/scans/${scanIds[1]}`,
+    '/v1/leaderboard/stats?community=include&category=payments',
+    '/v1/leaderboard/stats',
   ];
   for (const url of urls) expect((await get(listenerUrl, url, 'plain')).status).toBe(200);
   // (A URL the first test already read may be answered from the response cache, before the direct path.)

@@ -4,9 +4,10 @@
 // with commas, quotes and line breaks. The batches a download is written in cover every company once whatever their
 // size.
 import { parse } from 'csv-parse/sync';
+import fc from 'fast-check';
 import { CHECK_CATALOG, CATALOG_VERSION } from '@arl/scanner';
 import { commitEnding } from '../src/scans/scan-job';
-import { datasetBatches, HEADER } from '../src/open-data/dataset';
+import { csvLine, datasetBatches, HEADER, headerText, jsonLine, jsonRow, type DatasetRow } from '../src/open-data/dataset';
 import { ensureCategory, gradeOf, insertCompany } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/harness';
 
@@ -128,4 +129,25 @@ test('batches of any size cover every company of the population exactly once', a
     expect(rows).toEqual(whole);
   }
   expect(whole).toHaveLength(7);
+});
+
+test('the hand-written CSV and JSON Lines forms read back, by csv-parse and JSON.parse, as the row whatever its text', () => {
+  const text = fc.string({ unit: 'binary', maxLength: 12 }).filter((s) => !/[\ud800-\udfff]/.test(s));
+  const nasty = fc.oneof(text, fc.constantFrom('a,b', '"q"', 'line\nbreak', 'cr\rlf\r\n', ' lead', '=SUM(A1)', 'é✓😀', '\u0000', ''));
+  const row: fc.Arbitrary<DatasetRow> = fc.record({
+    domain: nasty, name: nasty, category: fc.option(nasty, { nil: null }), source: fc.constantFrom('curated' as const, 'community' as const),
+    score: fc.integer({ min: 0, max: 100 }), grade: fc.constantFrom('A+', 'A', 'F'), scannedAt: fc.constant('2026-11-27T12:00:00.000Z'),
+    catalogVersion: fc.option(nasty, { nil: null }), methodologyVersion: fc.constant('2026.11.27'),
+    checks: fc.array(fc.option(fc.oneof(fc.constantFrom('passed', 'warning', 'failed', 'not_applicable', 'couldnt_check'), nasty), { nil: null }), { minLength: HEADER.length - 9, maxLength: HEADER.length - 9 }),
+  });
+  fc.assert(
+    fc.property(row, (r) => {
+      expect(JSON.parse(jsonLine(r))).toEqual(jsonRow(r));
+      expect(jsonLine(r).endsWith('}\n') && jsonLine(r).indexOf('\n') === jsonLine(r).length - 1).toBe(true);
+      const [record] = parse(headerText('csv') + csvLine(r), { columns: true }) as Array<Record<string, string>>;
+      const expected = Object.fromEntries(Object.entries(jsonRow(r)).map(([k, v]) => [k, v === null ? '' : String(v)]));
+      expect(record).toEqual(expected);
+    }),
+    { numRuns: 300, seed: 3131 },
+  );
 });

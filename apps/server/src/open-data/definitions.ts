@@ -48,3 +48,15 @@ export const share = (count: number, of: number): number => (of > 0 ? Math.round
 export const WEEKS = 26;
 
 export const LICENSE = { id: 'CC-BY-4.0' as const, url: 'https://creativecommons.org/licenses/by/4.0/' };
+
+/**
+ * Freezes a value and everything in it. The answers' elements are frozen so that the direct-read path validates and
+ * serializes each once (http/frozen-memo.ts) and every later answer that shares it costs a lookup.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}

@@ -19,6 +19,8 @@ const H = 102;
 
 export class ScopeCounts {
   companies = 0;
+  /** Changes with every contribution added or taken away (figures read from these counts are kept until it moves). */
+  version = 0;
   /** checks[i * S + status]: companies whose check i had that status. */
   readonly checks = new Float64Array(CHECKS.length * S);
   readonly grades = new Float64Array(GRADES.length);
@@ -28,6 +30,7 @@ export class ScopeCounts {
 
   /** Adds (sign 1) or takes away (sign -1) one company's contribution. */
   apply(c: Contribution, sign: 1 | -1): void {
+    this.version++;
     this.companies += sign;
     for (let i = 0; i < c.statuses.length; i++) {
       const status = c.statuses[i];

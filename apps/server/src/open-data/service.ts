@@ -6,7 +6,7 @@ import type { LeaderboardService } from '../leaderboard/service';
 import type { Population } from '../leaderboard/ranking';
 import { CATALOG_VERSION } from '@arl/scanner';
 import {
-  CHECKS, GRADES, LAYERS, LICENSE, METHODOLOGY_VERSION, share, STATUS_KEYS, type DatasetInfo, type PopulationStats,
+  CHECKS, deepFreeze, GRADES, LAYERS, LICENSE, METHODOLOGY_VERSION, share, STATUS_KEYS, type DatasetInfo, type PopulationStats,
 } from './definitions';
 import { DATASET_COLUMNS } from './dataset';
 import { PopulationCounts } from './population-counts';
@@ -19,11 +19,29 @@ export interface StatsQuery {
 }
 
 type WeeklyPoint = PopulationStats['weekly'][number];
+type CheckStats = PopulationStats['checks'][number];
+type CategoryStats = PopulationStats['categories'][number];
+type Category = CategoryStats['category'];
+
+interface ScopeFigures {
+  score: PopulationStats['score'];
+  grades: PopulationStats['grades'];
+  layers: PopulationStats['layers'];
+  checks: CheckStats[];
+  passShares: WeeklyPoint['checks'];
+  /** The current week's (partial) weekly point. */
+  current: WeeklyPoint;
+}
+
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
 export class OpenDataService {
   readonly counts: PopulationCounts;
   private readonly series: WeeklySeries;
   private readonly answers = new Map<string, { version: number; moves: number; week: number; stats: PopulationStats }>();
+  /** Each scope's figures, kept while its counts do not move (their objects are frozen: see deepFreeze). */
+  private readonly scopeFigures = new WeakMap<ScopeCounts, { version: number; week: number; figures: ScopeFigures }>();
+  private readonly categoryAnswers = new Map<string, { version: number; week: number; ranked: number; category: Category; answer: CategoryStats }>();
   /** `counts.moves` when the weekly series was last valid. */
   private seriesMoves = -1;
 
@@ -47,8 +65,8 @@ export class OpenDataService {
     const key = `${population}:${query.category ?? ''}`;
     const week = weekStart(now);
     const kept = this.answers.get(key);
-    // The figures have not moved since: they are the figures of now.
-    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.week === week) return { ...kept.stats, computedAt: now.toISOString() };
+    // The figures have not moved since they were computed: the same answer (the same bytes on every path).
+    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.week === week) return kept.stats;
 
     const version = this.counts.version;
     const moves = this.counts.moves;
@@ -65,19 +83,11 @@ export class OpenDataService {
     const scope = unknown ? EMPTY_SCOPE : this.counts.scope(population, category?.id ?? null);
     const ranked = unknown ? 0 : index.size(population, category?.id);
     const past = unknown ? [] : await this.series.past(population, category?.id ?? null, now);
-    const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) => {
-      const s = this.counts.scope(population, c.id);
-      return {
-        category: c,
-        rankedCompanies: index.size(population, c.id),
-        countedCompanies: s.companies,
-        score: quartiles(s.scores),
-        grades: grades(s),
-        checks: passShares(s),
-      };
-    });
-    const current: WeeklyPoint = { weekEnding: weekEnding(week + 7 * 24 * 60 * 60 * 1000), partial: true, companies: scope.companies, grades: grades(scope), checks: passShares(scope) };
-    const stats: PopulationStats = {
+    const figures = this.figuresOf(scope, week);
+    const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) =>
+      this.categoryFigures(population, c, index.size(population, c.id), week),
+    );
+    const stats: PopulationStats = deepFreeze({
       population,
       category,
       computedAt: now.toISOString(),
@@ -85,6 +95,25 @@ export class OpenDataService {
       catalogVersion: CATALOG_VERSION,
       rankedCompanies: ranked,
       countedCompanies: scope.companies,
+      score: figures.score,
+      grades: figures.grades,
+      layers: figures.layers,
+      checks: figures.checks,
+      categories,
+      weekly: [...past, figures.current],
+      dataset: this.datasetInfo(ranked, query),
+    });
+    // Only an answer computed from counts that did not move meanwhile (the weekly read awaits) is kept.
+    if (version === this.counts.version && moves === this.counts.moves) this.answers.set(key, { version, moves, week, stats });
+    return stats;
+  }
+
+  /** The figures of one scope's counts: computed when they moved since last asked, else the same frozen objects. */
+  private figuresOf(scope: ScopeCounts, week: number): ScopeFigures {
+    const kept = this.scopeFigures.get(scope);
+    if (kept && kept.version === scope.version && kept.week === week) return kept.figures;
+    const passed = passShares(scope);
+    const figures: ScopeFigures = deepFreeze({
       score: quartiles(scope.scores),
       grades: grades(scope),
       layers: LAYERS.map((id, l) => {
@@ -98,17 +127,34 @@ export class OpenDataService {
           name: c.name,
           layer: c.layer,
           companies,
-          counts: Object.fromEntries(STATUS_KEYS.map((k, s) => [k, counts[s]])) as PopulationStats['checks'][number]['counts'],
-          shares: Object.fromEntries(STATUS_KEYS.map((k, s) => [k, share(counts[s], companies)])) as PopulationStats['checks'][number]['shares'],
+          counts: Object.fromEntries(STATUS_KEYS.map((k, s) => [k, counts[s]])) as CheckStats['counts'],
+          shares: Object.fromEntries(STATUS_KEYS.map((k, s) => [k, share(counts[s], companies)])) as CheckStats['shares'],
         };
       }),
-      categories,
-      weekly: [...past, current],
-      dataset: this.datasetInfo(ranked, query),
-    };
-    // Only an answer computed from counts that did not move meanwhile (the weekly read awaits) is kept.
-    if (version === this.counts.version && moves === this.counts.moves) this.answers.set(key, { version, moves, week, stats });
-    return stats;
+      passShares: passed,
+      current: { weekEnding: weekEnding(week + WEEK_MS), partial: true, companies: scope.companies, grades: grades(scope), checks: passed },
+    });
+    this.scopeFigures.set(scope, { version: scope.version, week, figures });
+    return figures;
+  }
+
+  /** One category's entry of `categories`, the same frozen object while its counts and size do not move. */
+  private categoryFigures(population: Population, category: Category, ranked: number, week: number): CategoryStats {
+    const scope = this.counts.scope(population, category.id);
+    const key = `${population}:${category.id}`;
+    const kept = this.categoryAnswers.get(key);
+    if (kept && kept.version === scope.version && kept.week === week && kept.ranked === ranked && kept.category === category) return kept.answer;
+    const figures = this.figuresOf(scope, week);
+    const answer: CategoryStats = deepFreeze({
+      category,
+      rankedCompanies: ranked,
+      countedCompanies: scope.companies,
+      score: figures.score,
+      grades: figures.grades,
+      checks: figures.passShares,
+    });
+    this.categoryAnswers.set(key, { version: scope.version, week, ranked, category, answer });
+    return answer;
   }
 
   /** What a download of the population would hold, and where to get it. */

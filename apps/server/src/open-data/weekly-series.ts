@@ -7,7 +7,7 @@
 import type { Db } from '@arl/db';
 import type { LeaderboardSchemas } from '@arl/contract';
 import type { Population } from '../leaderboard/ranking';
-import { CHECKS, checkIndex, GRADES, gradeCode, share, statusCode, STATUSES, WEEKS } from './definitions';
+import { CHECKS, checkIndex, deepFreeze, GRADES, gradeCode, share, statusCode, STATUSES, WEEKS } from './definitions';
 
 type WeeklyPoint = LeaderboardSchemas['WeeklyPoint'];
 
@@ -95,12 +95,13 @@ export class WeeklySeries {
       }
     }
     const companies = grades.reduce((a, b) => a + b, 0);
-    return {
+    // Frozen: every answer that shows this week shares the object (validated and serialized once).
+    return deepFreeze({
       weekEnding: weekEnding(end),
       partial: false,
       companies,
       grades: GRADES.map((grade, g) => ({ grade, companies: grades[g], share: share(grades[g], companies) })),
       checks: CHECKS.map((c, i) => ({ id: c.id, companies: withResult[i], passed: passed[i], share: share(passed[i], withResult[i]) })),
-    };
+    });
   }
 }
