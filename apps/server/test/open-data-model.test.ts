@@ -10,6 +10,7 @@ import { CHECK_CATALOG } from '@arl/scanner';
 import type { LeaderboardSchemas } from '@arl/contract';
 import { commitEnding } from '../src/scans/scan-job';
 import { openDataOf } from '../src/open-data';
+import { OpenDataService } from '../src/open-data/service';
 import { ensureCategory, gradeOf, insertCompany } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/harness';
 
@@ -259,3 +260,42 @@ test('after every scan ending, category change, community company and clock move
   // Every change moved one company's contribution: nothing was counted from scratch again.
   expect({ fullCounts: counts.fullCounts, loads: t.runtime.leaderboard.loads }).toEqual({ fullCounts, loads });
 }, 600_000);
+
+test('a read that cannot wait for the past weeks answers at once with the current week, then with all of them', async () => {
+  // Scans over three more weeks, so there are several past weeks to compute.
+  for (let week = 0; week < 3; week++) {
+    await endScan(domains[week], 30 + week * 20, CHECK_IDS.map((_, c) => (week + c) % 5), [50, 50, 50, 50]);
+    now = new Date(now.getTime() + WEEK);
+  }
+  await t.runtime.leaderboard.current();
+  await t.runtime.leaderboard.fillDetails();
+  const full = await got('all', undefined);
+  expect(full.weekly!.length).toBeGreaterThan(3);
+  // A fresh service (nothing computed yet) that waits for no statement, read while the score history is locked (a
+  // statement that takes long): the answer comes at once with the current week only.
+  const impatient = new OpenDataService(t.runtime.leaderboard, t.runtime.db, { publicUrl: t.leaderboardUrl, clock, seriesWaitMs: 0 });
+  try {
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const holder = t.runtime.db.prisma.$transaction(async (tx) => {
+      await tx.$executeRawUnsafe('LOCK TABLE score_history IN ACCESS EXCLUSIVE MODE');
+      locked();
+      await released;
+    }, { timeout: 60_000 });
+    await isLocked;
+    const first = await impatient.stats({ community: 'include' });
+    release();
+    await holder;
+    expect(first.weekly).toEqual([full.weekly!.at(-1)]);
+    let later = first;
+    for (let i = 0; i < 200 && later.weekly.length < full.weekly!.length; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      later = await impatient.stats({ community: 'include' });
+    }
+    expect(later.weekly).toEqual(full.weekly);
+  } finally {
+    impatient.close();
+  }
+});

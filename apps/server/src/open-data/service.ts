@@ -34,11 +34,13 @@ interface ScopeFigures {
 }
 
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
+/** How long a read waits for past weeks not computed yet (the first read at a large population); see WeeklySeries.past. */
+const SERIES_WAIT_MS = 2_000;
 
 export class OpenDataService {
   readonly counts: PopulationCounts;
   private readonly series: WeeklySeries;
-  private readonly answers = new Map<string, { version: number; moves: number; week: number; stats: PopulationStats }>();
+  private readonly answers = new Map<string, { version: number; moves: number; series: number; week: number; stats: PopulationStats }>();
   /** Each scope's figures, kept while its counts do not move (their objects are frozen: see deepFreeze). */
   private readonly scopeFigures = new WeakMap<ScopeCounts, { version: number; week: number; figures: ScopeFigures }>();
   private readonly categoryAnswers = new Map<string, { version: number; week: number; ranked: number; category: Category; answer: CategoryStats }>();
@@ -48,7 +50,7 @@ export class OpenDataService {
   constructor(
     private readonly leaderboard: LeaderboardService,
     db: Db,
-    private readonly options: { publicUrl: string; clock: () => Date },
+    private readonly options: { publicUrl: string; clock: () => Date; seriesWaitMs?: number },
   ) {
     this.counts = new PopulationCounts(leaderboard);
     this.series = new WeeklySeries(db);
@@ -66,7 +68,7 @@ export class OpenDataService {
     const week = weekStart(now);
     const kept = this.answers.get(key);
     // The figures have not moved since they were computed: the same answer (the same bytes on every path).
-    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.week === week) return kept.stats;
+    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.series === this.series.version && kept.week === week) return kept.stats;
 
     const version = this.counts.version;
     const moves = this.counts.moves;
@@ -82,7 +84,9 @@ export class OpenDataService {
     const unknown = query.category !== undefined && category === null;
     const scope = unknown ? EMPTY_SCOPE : this.counts.scope(population, category?.id ?? null);
     const ranked = unknown ? 0 : index.size(population, category?.id);
-    const past = unknown ? [] : await this.series.past(population, category?.id ?? null, now);
+    // Read before: a week computed while this read waits makes the kept answer stale (safe), never the reverse.
+    const series = this.series.version;
+    const past = unknown ? [] : await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS);
     const figures = this.figuresOf(scope, week);
     const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) =>
       this.categoryFigures(population, c, index.size(population, c.id), week),
@@ -104,7 +108,7 @@ export class OpenDataService {
       dataset: this.datasetInfo(ranked, query),
     });
     // Only an answer computed from counts that did not move meanwhile (the weekly read awaits) is kept.
-    if (version === this.counts.version && moves === this.counts.moves) this.answers.set(key, { version, moves, week, stats });
+    if (version === this.counts.version && moves === this.counts.moves) this.answers.set(key, { version, moves, series, week, stats });
     return stats;
   }
 

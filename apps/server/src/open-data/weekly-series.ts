@@ -28,41 +28,60 @@ export function weekStart(now: Date): number {
 export const weekEnding = (end: number): string => new Date(end - DAY_MS).toISOString().slice(0, 10);
 
 export class WeeklySeries {
-  private readonly kept = new Map<string, Promise<WeeklyPoint>>();
+  /** Computed points by scope and week end. */
+  private readonly done = new Map<string, WeeklyPoint>();
+  /** Per scope, the statements computing its missing weeks (one chain at a time). */
+  private readonly running = new Map<string, Promise<void>>();
+  /** Counts `clear` calls: a chain started before one does not keep what it computes. */
+  private generation = 0;
+  /** Changes whenever a point is computed (an answer that left weeks out is made again). */
+  version = 0;
 
   constructor(private readonly db: Db) {}
 
   /**
    * The ended weeks before the current one (at most WEEKS - 1), oldest first, from the first week in which the
-   * scope had a company.
+   * scope had a company. Weeks not computed yet are computed (newest first, one statement after the other: with the
+   * embedded database each runs on the thread that answers requests) for at most `waitMs`; weeks still missing then
+   * are left out of this answer and keep being computed in the background (a first read at a large population must
+   * not wait minutes). Rejects when a statement fails before the wait is over (the database is down: 503).
    */
-  async past(population: Population, categoryId: string | null, now: Date): Promise<WeeklyPoint[]> {
+  async past(population: Population, categoryId: string | null, now: Date, waitMs: number): Promise<WeeklyPoint[]> {
     const current = weekStart(now);
     const ends: number[] = [];
     for (let k = WEEKS - 1; k >= 1; k--) ends.push(current - (k - 1) * WEEK_MS);
-    const points: WeeklyPoint[] = [];
-    // One after the other: with the embedded database each statement runs on the thread that answers requests.
-    for (const end of ends) points.push(await this.point(population, categoryId, end));
+    const scope = `${population}:${categoryId ?? ''}`;
+    const missing = ends.filter((end) => !this.done.has(`${scope}:${end}`)).reverse();
+    if (missing.length > 0) {
+      let chain = this.running.get(scope);
+      if (!chain) {
+        const generation = this.generation;
+        chain = (async () => {
+          for (const end of missing) {
+            const point = await this.compute(population, categoryId, end);
+            if (generation !== this.generation) return;
+            this.done.set(`${scope}:${end}`, point);
+            this.version++;
+            if (this.done.size > MAX_KEPT) this.done.delete(this.done.keys().next().value!);
+          }
+        })().finally(() => this.running.delete(scope));
+        // A failure after the wait is over is the next read's to meet (it starts the chain again).
+        chain.catch(() => undefined);
+        this.running.set(scope, chain);
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]).finally(() => clearTimeout(timer));
+    }
+    const points = ends.map((end) => this.done.get(`${scope}:${end}`)).filter((p): p is WeeklyPoint => p !== undefined);
     const first = points.findIndex((p) => p.companies > 0);
     return first < 0 ? [] : points.slice(first);
   }
 
-  /** Forgets every computed week (the index was loaded anew). */
+  /** Forgets every computed week (a new index, a company moved). */
   clear(): void {
-    this.kept.clear();
-  }
-
-  private point(population: Population, categoryId: string | null, end: number): Promise<WeeklyPoint> {
-    const key = `${population}:${categoryId ?? ''}:${end}`;
-    let point = this.kept.get(key);
-    if (!point) {
-      point = this.compute(population, categoryId, end);
-      this.kept.set(key, point);
-      // A failed statement is not kept: the next read tries again.
-      point.catch(() => this.kept.get(key) === point && this.kept.delete(key));
-      if (this.kept.size > MAX_KEPT) this.kept.delete(this.kept.keys().next().value!);
-    }
-    return point;
+    this.generation++;
+    this.done.clear();
+    this.running.clear();
   }
 
   private async compute(population: Population, categoryId: string | null, end: number): Promise<WeeklyPoint> {
