@@ -84,9 +84,9 @@ export class OpenDataService {
     const unknown = query.category !== undefined && category === null;
     const scope = unknown ? EMPTY_SCOPE : this.counts.scope(population, category?.id ?? null);
     const ranked = unknown ? 0 : index.size(population, category?.id);
-    // Read before: a week computed while this read waits makes the kept answer stale (safe), never the reverse.
-    const series = this.series.version;
-    const past = unknown ? [] : await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS);
+    const { points: past, version: series } = unknown
+      ? { points: [], version: this.series.version }
+      : await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS);
     const figures = this.figuresOf(scope, week);
     const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) =>
       this.categoryFigures(population, c, index.size(population, c.id), week),

@@ -46,7 +46,7 @@ export class WeeklySeries {
    * are left out of this answer and keep being computed in the background (a first read at a large population must
    * not wait minutes). Rejects when a statement fails before the wait is over (the database is down: 503).
    */
-  async past(population: Population, categoryId: string | null, now: Date, waitMs: number): Promise<WeeklyPoint[]> {
+  async past(population: Population, categoryId: string | null, now: Date, waitMs: number): Promise<{ points: WeeklyPoint[]; version: number }> {
     const current = weekStart(now);
     const ends: number[] = [];
     for (let k = WEEKS - 1; k >= 1; k--) ends.push(current - (k - 1) * WEEK_MS);
@@ -72,9 +72,10 @@ export class WeeklySeries {
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]).finally(() => clearTimeout(timer));
     }
+    // The points and the version they are current at, read together (no await between).
     const points = ends.map((end) => this.done.get(`${scope}:${end}`)).filter((p): p is WeeklyPoint => p !== undefined);
     const first = points.findIndex((p) => p.companies > 0);
-    return first < 0 ? [] : points.slice(first);
+    return { points: first < 0 ? [] : points.slice(first), version: this.version };
   }
 
   /** Forgets every computed week (a new index, a company moved). */
