@@ -422,6 +422,7 @@ describe('discovery documents', () => {
     expect(sitemap.type).toContain('application/xml');
     expect(sitemap.text).toMatch(/<urlset xmlns="http:\/\/www.sitemaps.org\/schemas\/sitemap\/0.9">[\s\S]*<\/urlset>\n$/);
     expect(sitemap.text).toContain(`<loc>${PUBLIC()}/</loc>`);
+    expect(sitemap.text).toContain(`<loc>${PUBLIC()}/stats</loc>`);
     // Every curated company has a page, scanned or not; the community company of this test's scan has none listed.
     expect(sitemap.text).toContain(`<loc>${PUBLIC()}/companies/stripe.com</loc>`);
     expect(sitemap.text).not.toContain(`/companies/${domain}<`);

@@ -1,12 +1,12 @@
-// sitemap.xml (sitemaps.org): the web app's pages (leaderboard, methodology, scan form) and every curated company's
-// page (each is readable, scanned or not) with the date of its latest scan. Only pages: documents for agents are
+// sitemap.xml (sitemaps.org): the web app's pages (leaderboard, state of readiness, methodology, scan form) and every
+// curated company's page (each is readable, scanned or not) with the date of its latest scan. Only pages: documents for agents are
 // announced by robots.txt, the Link header and llms.txt, and the API by its catalog. Community companies (created
 // by anyone's scan) are left out, as operation 3 leaves them out without community=include.
 import type { LeaderboardService } from '../leaderboard/service';
 import type { ServiceFacts } from './service-facts';
 
 /** The web app's routes (apps/web): the pages worth indexing. */
-export const WEB_PAGES = ['/', '/methodology', '/scan'];
+export const WEB_PAGES = ['/', '/stats', '/methodology', '/scan'];
 export const companyPagePath = (domain: string): string => `/companies/${encodeURIComponent(domain)}`;
 
 const MAX_URLS = 50_000; // the sitemaps.org limit per file
