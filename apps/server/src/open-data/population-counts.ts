@@ -7,7 +7,8 @@
 // kept here too, by its slot in the index (typed arrays: ~65 bytes a company), so a change takes exactly the old
 // one away and adds the new one. A new scan's details are loaded by the leaderboard in the background: until they
 // are kept, the company keeps contributing its previous scan (or, new, does not count yet); `countedCompanies`
-// says how many count. A new index (start-up, recovery) is counted once from scratch.
+// says how many count. A new index (start-up, recovery) is counted once from scratch, 10,000 companies per turn of
+// the event loop.
 import type { LeaderboardSchemas } from '@arl/contract';
 import type { Item, LiveIndex } from '../leaderboard/live-index';
 import type { Population } from '../leaderboard/ranking';
@@ -74,10 +75,24 @@ export class PopulationCounts implements IndexObserver {
     this.curated = new Uint8Array(0);
     this.categoryOf = [];
     this.waiting.clear();
-    for (const item of index.items()) this.recount(item);
     this.fullCounts++;
     this.version++;
     this.moves++;
+    // A large index is counted a slice at a time, yielding between slices: reading every company's kept details in
+    // one go would hold the thread that answers requests for seconds at a million (a recovery's reload). Meanwhile
+    // `countedCompanies` says how far it got; a change to a company not reached yet is counted by `changed` (a
+    // second count of it later is the same contribution again).
+    const items = index.items();
+    const slice = (): void => {
+      if (this.index !== index) return; // a newer load took over
+      for (let n = 0; n < COUNT_SLICE; n++) {
+        const next = items.next();
+        if (next.done) return;
+        this.recount(next.value);
+      }
+      setImmediate(slice);
+    };
+    slice();
   }
 
   changed(item: Item): void {
@@ -199,5 +214,7 @@ export class PopulationCounts implements IndexObserver {
 }
 
 const EMPTY = new ScopeCounts();
+/** Companies counted per slice of a load's count (an index this size or smaller is counted at once). */
+const COUNT_SLICE = 10_000;
 const scopeKey = (population: Population, categoryId: string | null) => `${population}:${categoryId ?? ''}`;
 const clampScore = (score: number) => Math.max(0, Math.min(100, Math.round(score)));
