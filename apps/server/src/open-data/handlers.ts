@@ -4,6 +4,7 @@
 import type { LeaderboardOperations } from '@arl/contract';
 import type { Db } from '@arl/db';
 import type { Response } from 'express';
+import type { Logger } from 'pino';
 import type { Handlers } from '../http/operations';
 import { rateLimited } from '../http/errors';
 import type { LeaderboardService } from '../leaderboard/service';
@@ -17,7 +18,7 @@ export const MAX_DOWNLOADS = 4;
 
 export function openDataHandlers(service: OpenDataService, leaderboard: LeaderboardService, db: Db, clock: () => Date): Handlers<OpenDataOperations> {
   let downloads = 0;
-  const download = async (format: DatasetFormat, query: DatasetQuery, res: Response) => {
+  const download = async (format: DatasetFormat, query: DatasetQuery, res: Response, log: Logger) => {
     if (downloads >= MAX_DOWNLOADS) throw rateLimited(10, `At most ${MAX_DOWNLOADS} downloads of the dataset run at once; try again in a few seconds.`);
     downloads++;
     try {
@@ -37,7 +38,8 @@ export function openDataHandlers(service: OpenDataService, leaderboard: Leaderbo
         if (!res.writableEnded) res.end();
       } catch (err) {
         // Headers (and rows) are out: a cut connection is the only honest way to say the file is incomplete.
-        res.destroy(err instanceof Error ? err : new Error(String(err)));
+        log.error({ err }, 'dataset download failed after its first row');
+        res.destroy();
       }
       return { status: 200 as const, streamed: true as const };
     } finally {
@@ -48,11 +50,11 @@ export function openDataHandlers(service: OpenDataService, leaderboard: Leaderbo
     async getPopulationStats({ query }) {
       return { status: 200, body: await service.stats(query) };
     },
-    async getDatasetCsv({ query, res }) {
-      return download('csv', query, res);
+    async getDatasetCsv({ query, res, log }) {
+      return download('csv', query, res, log);
     },
-    async getDatasetJsonl({ query, res }) {
-      return download('jsonl', query, res);
+    async getDatasetJsonl({ query, res, log }) {
+      return download('jsonl', query, res, log);
     },
   };
 }
