@@ -40,7 +40,7 @@ const SERIES_WAIT_MS = 2_000;
 export class OpenDataService {
   readonly counts: PopulationCounts;
   private readonly series: WeeklySeries;
-  private readonly answers = new Map<string, { version: number; moves: number; series: number; week: number; stats: PopulationStats }>();
+  private readonly answers = new Map<string, { version: number; moves: number; series: number; week: number; index: object; stats: PopulationStats }>();
   /** Each scope's figures, kept while its counts do not move (their objects are frozen: see deepFreeze). */
   private readonly scopeFigures = new WeakMap<ScopeCounts, { version: number; week: number; figures: ScopeFigures }>();
   private readonly categoryAnswers = new Map<string, { version: number; week: number; ranked: number; category: Category; answer: CategoryStats }>();
@@ -68,10 +68,12 @@ export class OpenDataService {
     const week = weekStart(now);
     const kept = this.answers.get(key);
     // The figures have not moved since they were computed: the same answer (the same bytes on every path).
-    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.series === this.series.version && kept.week === week) return kept.stats;
+    // The index's version too: a company newly ranked changes the sizes before its checks are counted.
+    if (kept && kept.version === this.counts.version && kept.moves === this.counts.moves && kept.series === this.series.version && kept.week === week && kept.index === index.version) return kept.stats;
 
     const version = this.counts.version;
     const moves = this.counts.moves;
+    const indexVersion = index.version;
     // A new index (companies removed) or a company moved to another category or source: past weeks change.
     if (this.seriesMoves !== this.counts.moves) {
       this.series.clear();
@@ -108,7 +110,7 @@ export class OpenDataService {
       dataset: this.datasetInfo(ranked, query),
     });
     // Only an answer computed from counts that did not move meanwhile (the weekly read awaits) is kept.
-    if (version === this.counts.version && moves === this.counts.moves) this.answers.set(key, { version, moves, series, week, stats });
+    if (version === this.counts.version && moves === this.counts.moves && indexVersion === index.version) this.answers.set(key, { version, moves, series, week, index: indexVersion, stats });
     return stats;
   }
 
