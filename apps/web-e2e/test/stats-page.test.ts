@@ -28,11 +28,12 @@ beforeAll(async () => {
   for (const [i, name] of categories.entries()) {
     await db.prisma.category.upsert({ where: { slug: name.toLowerCase().replace(/ /g, '-') }, update: {}, create: { slug: name.toLowerCase().replace(/ /g, '-'), name } });
   }
-  // Categories, and three earlier weeks in which each company's latest scan was another's (a trend that moves).
+  // Categories, and earlier weeks in which each company's latest scan was another's (a trend that moves).
   for (const [i, scan] of scans.entries()) {
     const category = await db.prisma.category.findUniqueOrThrow({ where: { slug: i % 2 ? 'media' : 'developer-tools' } });
     const company = await db.prisma.company.update({ where: { domain: scan.domain }, data: { categoryId: category.id }, select: { id: true } });
-    for (let week = 1; week <= 3; week++) {
+    // Company i is in weeks 1..i before this one: the population grows week by week and the shares move.
+    for (let week = 1; week <= i; week++) {
       const earlier = scans[(i + week) % scans.length];
       await db.executeSql(
         `INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at) SELECT $1::uuid, id, score, grade, $3::timestamptz FROM scans WHERE id = $2::uuid`,
@@ -84,6 +85,7 @@ test('without JavaScript the page reads whole: headline shares as the API has th
   expect(await page.locator('.categories-table tbody tr').count()).toBe(2);
   await expect(page.locator('a[download]').first().getAttribute('href')).resolves.toBe(stats.dataset.formats[0].url);
   await screenshot(page, 'stats-1280');
+  await page.screenshot({ path: path.join(SCREENSHOTS, 'stats-1280-first-screen.png') });
   await page.context().close();
 });
 
