@@ -74,7 +74,8 @@ test('a company that refuses agents in its robots.txt and at every page ends fin
 });
 
 test('a company behind a wall that answers even robots.txt with a challenge stays unranked with its cause, and is scanned again later', async () => {
-  await t.db.prisma.company.create({ data: { name: 'Walled Co', website: t.urlOf('walled' as never), domain: 'walled-co.test', source: 'curated' } });
+  // Due now on the test's clock (the column's default is the database's now(), which this clock is not).
+  await t.db.prisma.company.create({ data: { name: 'Walled Co', website: t.urlOf('walled' as never), domain: 'walled-co.test', source: 'curated', nextScanAt: now } });
   const scheduler = new RescanScheduler({
     db: t.db, scans: t.runtime.scans, queue: t.runtime.jobs, clock: () => now, logger: t.runtime.logger,
     intervalMs: 7 * DAY, concurrency: 2, tickMs: 60_000,
