@@ -6,6 +6,10 @@
 import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { CHECK_CATALOG, CATALOG_VERSION } from '@arl/scanner';
+import { Writable } from 'node:stream';
+import { ApiError } from '../src/http/errors';
+import { openDataHandlers, openDataOf } from '../src/open-data';
+import { MAX_DOWNLOADS } from '../src/open-data/handlers';
 import { commitEnding } from '../src/scans/scan-job';
 import { csvLine, datasetBatches, HEADER, headerText, jsonLine, jsonRow, type DatasetRow } from '../src/open-data/dataset';
 import { ensureCategory, gradeOf, insertCompany } from './support/fixtures';
@@ -150,4 +154,38 @@ test('the hand-written CSV and JSON Lines forms read back, by csv-parse and JSON
     }),
     { numRuns: 300, seed: 3131 },
   );
+});
+
+test(`at most ${MAX_DOWNLOADS} downloads stream at once per process; the next is the contract's 429 with Retry-After`, async () => {
+  // Responses whose reader never reads: each download waits for a drain that does not come, holding its place.
+  class StalledResponse extends Writable {
+    constructor() {
+      super({ highWaterMark: 1 });
+    }
+    _write(_chunk: unknown, _encoding: string, _done: () => void): void {
+      // never done: the reader is gone quiet
+    }
+    status() {
+      return this;
+    }
+    setHeader() {
+      return this;
+    }
+  }
+  const handlers = openDataHandlers(openDataOf(t.runtime), t.runtime.leaderboard, t.runtime.db, clock);
+  const ctx = (res: Writable) => ({ req: {} as never, res: res as never, log: t.runtime.logger, requestId: 'r', path: {} as never, query: {}, body: undefined as never });
+  const stalled = Array.from({ length: MAX_DOWNLOADS }, () => new StalledResponse());
+  const running = stalled.map((res, i) => (i % 2 ? handlers.getDatasetJsonl(ctx(res)) : handlers.getDatasetCsv(ctx(res))));
+  await new Promise((r) => setTimeout(r, 200));
+  const refused = await handlers.getDatasetCsv(ctx(new StalledResponse())).then(() => null, (err: unknown) => err);
+  expect(refused).toBeInstanceOf(ApiError);
+  expect(refused).toMatchObject({ status: 429, code: 'rate_limited', extraHeaders: { 'Retry-After': '10' } });
+  // The readers go away: every stalled download ends, and its place is free again.
+  for (const res of stalled) res.destroy();
+  expect(await Promise.all(running)).toEqual(stalled.map(() => ({ status: 200, streamed: true })));
+  const again = new StalledResponse();
+  const next = handlers.getDatasetJsonl(ctx(again));
+  await new Promise((r) => setTimeout(r, 50));
+  again.destroy();
+  await expect(next).resolves.toEqual({ status: 200, streamed: true });
 });
