@@ -11,6 +11,9 @@ import { ApiError } from '../src/http/errors';
 import { openDataHandlers, openDataOf } from '../src/open-data';
 import { MAX_DOWNLOADS } from '../src/open-data/handlers';
 import { commitEnding } from '../src/scans/scan-job';
+import { LocalChangeFeed } from '../src/changes';
+import { LeaderboardRepository } from '../src/leaderboard/repository';
+import { LeaderboardService } from '../src/leaderboard/service';
 import { csvLine, datasetBatches, HEADER, headerText, jsonLine, jsonRow, type DatasetRow } from '../src/open-data/dataset';
 import { ensureCategory, gradeOf, insertCompany } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/harness';
@@ -133,6 +136,18 @@ test('batches of any size cover every company of the population exactly once', a
     expect(rows).toEqual(whole);
   }
   expect(whole).toHaveLength(7);
+  // A process whose scan details are not in memory yet (just loaded) reads them from the database: the same rows.
+  const fresh = new LeaderboardService({ repository: new LeaderboardRepository(t.runtime.db), changes: new LocalChangeFeed(), cursorSecret: t.runtime.secrets.cursor, clock });
+  try {
+    await fresh.current();
+    expect(fresh.detailsKept()).toBe(0);
+    const rows: string[] = [];
+    for await (const batch of datasetBatches(fresh, t.runtime.db, { community: 'include' }, 1000)) rows.push(...batch.map((r) => JSON.stringify(r)));
+    expect(rows.sort()).toEqual([...whole].sort());
+  } finally {
+    fresh.close();
+    await fresh.fillDetails(); // its background pass stops at the close
+  }
 });
 
 test('the hand-written CSV and JSON Lines forms read back, by csv-parse and JSON.parse, as the row whatever its text', () => {
