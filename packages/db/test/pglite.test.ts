@@ -40,7 +40,9 @@ test('PGlite in a data directory persists across close and reopen; executeSql ru
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
   }
-});
+  // Every migration goes through the WASM schema engine on a fresh data directory (eleven of them now), twice: about
+  // 40 s on a loaded 2-core machine, so the default 30 s guard is too tight for it (a guard, not a speed target).
+}, 120_000);
 
 test('invalid options fail with a clear message', async () => {
   await expect(createDb({ dataDir: 'memory://', schema: 'bad name; drop' })).rejects.toThrow(/invalid PostgreSQL schema name/);
