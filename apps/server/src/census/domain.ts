@@ -7,7 +7,7 @@
 // (a scan of https://blog.example.com ends on example.com's row). A plain name (the whole of a Tranco list) takes
 // the short way: no URL is parsed, about 1 µs a line.
 import { isIP } from 'node:net';
-import { domainToASCII } from 'node:url';
+import { domainToASCII, domainToUnicode } from 'node:url';
 import { getDomain } from 'tldts';
 
 export type DomainResult = { ok: true; domain: string } | { ok: false; reason: string };
@@ -43,7 +43,10 @@ export function normalizeCompanyDomain(raw: string): DomainResult {
   }
   const ascii = domainToASCII(host.toLowerCase());
   // A numeric last label is no name (the URL parser would read `1.2.3` as the address 1.2.0.3).
-  if (ascii === '' || !HOSTNAME.test(ascii) || /(?:^|\.)[0-9]+$/.test(ascii)) return { ok: false, reason: `${shown} is not a domain name` };
+  // An `xn--` label that decodes to nothing else is no punycode: Node 20's URL parser refuses it (''), Node 24's keeps
+  // it as written, so the label is checked here to answer the same on both.
+  const badPunycode = ascii.split('.').some((label) => label.startsWith('xn--') && domainToUnicode(label) === label);
+  if (ascii === '' || badPunycode || !HOSTNAME.test(ascii) || /(?:^|\.)[0-9]+$/.test(ascii)) return { ok: false, reason: `${shown} is not a domain name` };
   if (ascii.length > MAX_DOMAIN) return { ok: false, reason: `${shown} is longer than ${MAX_DOMAIN} characters` };
   const registrable = getDomain(ascii, { extractHostname: false }) ?? ascii;
   if (registrable !== ascii) {
