@@ -10,6 +10,7 @@ import { claimDataDir } from '../lifecycle/claim';
 import { DataDirBusyError } from '../lifecycle/data-dir-lock';
 import type { Runtime } from '../runtime';
 import { EnvironmentError, parseCompaniesCommand, RefusedError, runCompaniesCommand, UsageError, USAGE } from './companies-commands';
+import { runMain } from './run-main';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
@@ -48,11 +49,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// The schema engine leaves a timer behind (see @arl/db), so the exit is explicit.
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(2);
-  },
-);
+runMain(main, 2);

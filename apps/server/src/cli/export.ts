@@ -10,6 +10,7 @@ import { claimDataDir } from '../lifecycle/claim';
 import { DataDirBusyError } from '../lifecycle/data-dir-lock';
 import type { Runtime } from '../runtime';
 import { SNAPSHOT_FORMATS, type SnapshotFormat } from '../open-data/snapshot';
+import { runMain } from './run-main';
 
 export const USAGE = `Usage: npm run export -- --format csv|jsonl|parquet --out DIR [--community] [--category SLUG]
 
@@ -73,11 +74,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-// The schema engine leaves a timer behind (see @arl/db), so the exit is explicit.
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(2);
-  },
-);
+runMain(main, 2);

@@ -9,6 +9,7 @@ import { DataDirBusyError } from '../lifecycle/data-dir-lock';
 import type { Runtime } from '../runtime';
 import { parseCommand } from './feedback-args';
 import { checkFeedbackCommand, runFeedbackCommand, UsageError, USAGE } from './feedback-commands';
+import { runMain } from './run-main';
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') {
@@ -46,12 +47,4 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-
-// The schema engine leaves a timer behind (see @arl/db), so the exit is explicit.
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    process.stderr.write(`Failed: ${err instanceof Error ? err.message : String(err)}\n`);
-    process.exit(1);
-  },
-);
+runMain(main, 1);
