@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { ApiError, codeForStatus } from './errors';
 import { allowHeader } from './head-as-get';
 import { validatorSentence } from './validation-messages';
-import { isDatabaseUnavailable } from './database-unavailable';
+import { isDatabaseUnavailable } from '../database-unavailable';
 
 /** What a 503 for a database outage asks: PostgreSQL restarts or fails over in seconds. */
 const DATABASE_RETRY_AFTER_S = 5;

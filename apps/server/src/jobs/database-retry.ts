@@ -2,7 +2,7 @@
 // moment of writing it down: the write is tried again, with a capped backoff, while the database does not answer and
 // the job still holds its lease and deadline (the signal). Any other error is the job's own and is thrown at once.
 import type { Logger } from 'pino';
-import { isDatabaseUnavailable } from '../http/database-unavailable';
+import { isDatabaseUnavailable } from '../database-unavailable';
 
 export async function retryWhileDatabaseDown<T>(write: () => Promise<T>, signal: AbortSignal, logger: Logger, what: string): Promise<T> {
   let delay = 250;
