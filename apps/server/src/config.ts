@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a Config.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ed25519PrivateJwk } from '@arl/scanner';
 
@@ -45,6 +46,8 @@ export interface Config {
     maxPages: number;
     /** Minimum milliseconds between two census scans (origin rescan) starting on one IP address; 0: no gap. */
     ipGapMs: number;
+    /** SCAN_EXTRA_CA_FILE's certificates (PEM), trusted by scans beside the bundled roots; tests and benches only. */
+    extraCaPem: string | null;
     /** Ed25519 private key (JWK JSON or PKCS#8 PEM) scans sign requests with (Web Bot Auth). Null when unset: outside
      *  production a key is generated once and kept in DATA_DIR (local-secrets.ts); in production scans go unsigned. */
     signingKey: string | null;
@@ -150,6 +153,19 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     problems.push('SCAN_IP_GAP must be "off" or a duration like 2s or 500ms, at most 60s');
   }
 
+  // Tests and the census bench only (their simulated sites are signed by an authority made at run time): the file's
+  // authorities are trusted by scans in addition to the bundled roots, never instead of them.
+  const extraCaFile = read('SCAN_EXTRA_CA_FILE');
+  let extraCaPem: string | null = null;
+  if (extraCaFile !== undefined) {
+    try {
+      extraCaPem = fs.readFileSync(path.resolve(cwd, extraCaFile), 'utf8');
+      if (!extraCaPem.includes('-----BEGIN CERTIFICATE-----')) problems.push('SCAN_EXTRA_CA_FILE must be a PEM file of certificates');
+    } catch (err) {
+      problems.push(`SCAN_EXTRA_CA_FILE cannot be read: ${(err as Error).message}`);
+    }
+  }
+
   const duration = (name: string, fallback: string, min: number, max: number): number => {
     const value = parseInterval(read(name) ?? fallback);
     if (value === undefined || value === null || value < min || value > max) {
@@ -211,6 +227,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
       inProcessWorker: bool('WORKER_IN_PROCESS', true),
       maxPages: int('SCAN_MAX_PAGES', 10, 1, 100),
       ipGapMs: ipGapMs ?? 0,
+      extraCaPem,
       signingKey,
     },
     mail: {

@@ -102,7 +102,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     observeDatabase(metrics, db);
     observeFeeds(metrics, { changes, progress, leaderboard });
     if (config.scan.rescanIntervalMs !== null) observeCensus(metrics, { db, intervalMs: config.scan.rescanIntervalMs, clock });
-    const scanFetchPolicy: Partial<FetchPolicy> = { ...options.fetchPolicy, ...(scannerSigner ? { signer: scannerSigner } : {}) };
+    const scanFetchPolicy: Partial<FetchPolicy> = {
+      ...options.fetchPolicy,
+      ...(scannerSigner ? { signer: scannerSigner } : {}),
+      ...(config.scan.extraCaPem ? { extraCaPem: config.scan.extraCaPem } : {}),
+    };
+    if (config.scan.extraCaPem) logger.warn('SCAN_EXTRA_CA_FILE is set: scans trust its certificate authorities (tests and benches only)');
     const pipeline = createScanPipeline({
       config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),
       ranksIf: (facts) => leaderboard.ranksIf(facts),

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import zlib from 'node:zlib';
 import type { Readable } from 'node:stream';
 import { classifyNetworkError, GuardedFetchError } from './errors';
@@ -45,6 +46,7 @@ export function createGuardedFetch(
   const { signal: scanSignal, ...rest } = policyInput;
   const policy = resolveFetchPolicy(rest);
   const limiter = new HostLimiter(policy.perHostConcurrency);
+  const secureContext = policy.extraCaPem ? trustingContext(policy.extraCaPem) : undefined;
   // One answer per hostname per scan: later requests reuse the address we already vetted.
   const dnsCache = new Map<string, Promise<ResolvedAddress>>();
 
@@ -85,7 +87,7 @@ export function createGuardedFetch(
       if (policy.signer && !unsigned) {
         for (const [name, value] of Object.entries(await policy.signer.headersFor(method, parsed.url))) headers.set(name, value);
       }
-      const response = await requestOnce(parsed.url, address, method, headers, body, policy, limiter, signal);
+      const response = await requestOnce(parsed.url, address, method, headers, body, policy, limiter, signal, secureContext);
       if (!REDIRECT_STATUSES.has(response.status) || request.redirect === 'manual') {
         return withUrl(response, url, hop > 0);
       }
@@ -115,6 +117,20 @@ export function createGuardedFetch(
       url = next.href;
     }
   };
+}
+
+/**
+ * A TLS context trusting Node's bundled roots and `extraCaPem`, built once per distinct PEM: parsing ~150 roots for
+ * every connection would cost more than the handshake (the scanner opens a connection per request).
+ */
+const trustingContexts = new Map<string, tls.SecureContext>();
+function trustingContext(extraCaPem: string): tls.SecureContext {
+  let context = trustingContexts.get(extraCaPem);
+  if (!context) {
+    context = tls.createSecureContext({ ca: [...tls.rootCertificates, extraCaPem] });
+    trustingContexts.set(extraCaPem, context);
+  }
+  return context;
 }
 
 async function normalizeRequest(input: string | URL | Request, init: RequestInit = {}): Promise<OutgoingRequest> {
@@ -174,6 +190,7 @@ async function requestOnce(
   policy: ResolvedFetchPolicy,
   limiter: HostLimiter,
   signal: AbortSignal | undefined,
+  secureContext: tls.SecureContext | undefined,
 ): Promise<Response> {
   const href = url.href;
   let release: () => void;
@@ -233,6 +250,8 @@ async function requestOnce(
       headers: outgoing,
       agent: false,
       servername: isIpLiteral(hostname) ? undefined : hostname,
+      // Only with policy.extraCaPem: the bundled roots plus those authorities; verification itself is unchanged.
+      ...(secureContext && url.protocol === 'https:' ? { secureContext } : {}),
       // Connect to the address we vetted, never to a second DNS answer.
       lookup: ((_host: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
         if (options?.all) callback(null, [{ address: address.address, family: address.family }]);

@@ -28,14 +28,22 @@ export interface FetchPolicy {
    * resolves nothing but loopback names, so no name is even looked up elsewhere.
    */
   loopbackOnly?: boolean;
+  /**
+   * Certificate authorities (PEM) trusted for https in addition to Node's bundled roots: a site signed by one of them
+   * verifies like any other, and every other check (host name, expiry, the bundled roots) stays as it is. For tests
+   * and the census bench's simulated internet (the server's SCAN_EXTRA_CA_FILE) only: a production scanner trusts
+   * what a browser trusts.
+   */
+  extraCaPem?: string;
 }
 
-export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'resolveTxt' | 'publicPorts' | 'signer' | 'loopbackOnly'>> & {
+export type ResolvedFetchPolicy = Required<Omit<FetchPolicy, 'lookup' | 'resolveTxt' | 'publicPorts' | 'signer' | 'loopbackOnly' | 'extraCaPem'>> & {
   lookup?: LookupFn;
   resolveTxt?: TxtResolver;
   publicPorts?: readonly number[];
   signer?: RequestSigner;
   loopbackOnly?: boolean;
+  extraCaPem?: string;
 };
 
 export const DEFAULT_FETCH_POLICY: ResolvedFetchPolicy = {
