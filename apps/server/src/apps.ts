@@ -33,18 +33,27 @@ import { compareHandlers } from './compare/handlers';
 import { badgeHandlers } from './badges/handlers';
 import { checkHistoryHandlers } from './check-history/handlers';
 import { openDataHandlers, openDataOf } from './open-data';
+import { inProcessClient } from './web/in-process-client';
 import { PageCache } from './web/page-cache';
-import { selfClient } from './web/self-client';
 
 type LeaderboardHandlers = Record<string, OperationHandler<unknown>>;
 
+interface BuiltHandlers {
+  handlers: LeaderboardHandlers;
+  pages: ReturnType<typeof createWebPages>;
+  /** The contract compiled once for the direct reads and the pages' in-process reads. */
+  reads: DirectReads;
+}
+
 /** Every operation's handler of the leaderboard host (one set per host: the MCP tools and direct reads share it). */
-function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): { handlers: LeaderboardHandlers; pages: ReturnType<typeof createWebPages> } {
+function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): BuiltHandlers {
   const health = healthHandlers(runtime.readiness);
   const documents = documentHandlers('leaderboard');
-  // The pages read the API through @arl/client, from this host's own address (see web/self-client.ts).
+  // The pages read the API through @arl/client, in process: the cache, then the handlers through the compiled
+  // contract (see web/in-process-client.ts), compiled below once the handlers exist.
+  let reads: DirectReads | undefined;
   const pages = createWebPages({
-    api: selfClient(responseCache),
+    api: inProcessClient(() => reads!, responseCache),
     publicUrl: runtime.config.publicUrl,
     feedbackUrl: runtime.config.feedbackPublicUrl,
     // The MCP tools offered to agents running in the pages (discovery/webmcp.ts).
@@ -78,13 +87,22 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): {
     postMcp: mcpEndpointFor('leaderboard', runtime.config, operations as unknown as HandlerMap),
     ...a2aHandlers(runtime, operations as unknown as HandlerMap),
   };
-  return { handlers: handlers as unknown as LeaderboardHandlers, pages };
+  reads = new DirectReads({
+    specPath: specPaths.leaderboard,
+    operationIds: DIRECT_READS,
+    inProcessOperationIds: PAGE_READS,
+    handlers: handlers as unknown as LeaderboardHandlers,
+    cache: responseCache,
+    logger: runtime.logger.child({ host: 'leaderboard' }),
+    validateResponses: runtime.config.validateResponses,
+  });
+  return { handlers: handlers as unknown as LeaderboardHandlers, pages, reads };
 }
 
 export function createLeaderboardApp(
   runtime: Runtime,
   responseCache?: ResponseCache,
-  built: ReturnType<typeof leaderboardHandlers> = leaderboardHandlers(runtime, responseCache),
+  built: BuiltHandlers = leaderboardHandlers(runtime, responseCache),
 ): express.Express {
   return createContractApp<LeaderboardOperations>({
     specPath: specPaths.leaderboard,
@@ -115,15 +133,17 @@ export function createLeaderboardReadCache(runtime: Runtime): ResponseCache {
  */
 export const DIRECT_READS = ['listLeaderboard', 'listCategories', 'getCompany', 'getScan', 'getPopulationStats'];
 
-export function createDirectReads(runtime: Runtime, cache: ResponseCache, handlers?: LeaderboardHandlers): DirectReads {
-  return new DirectReads({
-    specPath: specPaths.leaderboard,
-    operationIds: DIRECT_READS,
-    handlers: handlers ?? (leaderboardHandlers(runtime, cache).handlers),
-    cache,
-    logger: runtime.logger.child({ host: 'leaderboard' }),
-    validateResponses: runtime.config.validateResponses,
-  });
+/**
+ * Every read the pages' server side makes (apps/web/src/server), run in process through the same compiled contract
+ * (web/in-process-client.ts); none of their handlers reads the request or writes the response itself.
+ */
+export const PAGE_READS = [
+  ...DIRECT_READS, 'getCoverage', 'getCompanyReport', 'getCompanyHistory', 'listCheckChanges', 'listCompanyDisputes',
+  'getJourney', 'getScanReport', 'getMethodology', 'compareCompanies',
+];
+
+export function createDirectReads(runtime: Runtime, cache: ResponseCache): DirectReads {
+  return leaderboardHandlers(runtime, cache).reads;
 }
 
 /**
@@ -137,7 +157,7 @@ export function createLeaderboardListener(
 ): http.RequestListener {
   const built = leaderboardHandlers(runtime, cache);
   const app = createLeaderboardApp(runtime, cache, built);
-  const direct = directReads === undefined ? createDirectReads(runtime, cache, built.handlers) : directReads;
+  const direct = directReads === undefined ? built.reads : directReads;
   // A cached answer skips Express, so it gets its CORS headers here (preflights always go through the app).
   const cors = corsHandler(runtime.config.corsOrigins);
   const link = homeLinkHeader(runtime);

@@ -45,6 +45,27 @@ export function canonicalQueryString(raw: string): string {
     .join('&');
 }
 
+/**
+ * The one key of the response cache, for lookup and store alike: the path as sent and the canonical query with its
+ * pairs sorted by name; null when the full path refuses the query (a malformed escape, a repeated name), so such a
+ * request is never looked up. Two requests with one key get one answer from the full path: canonicalQuery (below)
+ * is the first step that reads the query, every later step sees only its canonical form, and with no name given
+ * twice the pairs' order reaches nothing but the order of the parsed object's keys, which no handler reads.
+ * A key is its own key, so a URL already written canonically can be looked up as it is.
+ */
+export function canonicalRequestKey(url: string): string | null {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  let pairs: string[];
+  try {
+    pairs = canonicalQueryString(url.slice(at + 1)).split('&');
+  } catch {
+    return null;
+  }
+  const query = pairs.length > 1 ? pairs.sort().join('&') : pairs[0];
+  return query ? `${url.slice(0, at)}?${query}` : url.slice(0, at);
+}
+
 export function canonicalQuery(req: Request, _res: Response, next: NextFunction): void {
   const at = req.url.indexOf('?');
   if (at < 0) return next();

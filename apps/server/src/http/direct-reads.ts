@@ -11,13 +11,17 @@
 // sure of (an unknown or repeated parameter, an empty value, a percent-escape in the path, a value the contract
 // refuses, a handler error, an answer the contract refuses) is handed to Express untouched, which answers it as
 // before, errors and all. A test compares the two paths on random queries.
+//
+// The pages' server side reads the same way, in process (web/in-process-client.ts): `read` runs an operation the
+// pages use through these compiled rules and hands back the answer's bytes, or the error a handler raised, or
+// nothing when the full path must judge.
 import type * as http from 'node:http';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Logger } from 'pino';
 import type { ResponseValidation } from '../config';
 import { operationShape } from '../mcp/operation-schemas';
-import { canonicalQueryString } from './canonical-query';
+import { ApiError } from './errors';
 import { memoizedValidator, stringifyBody, type MemoizedValidator } from './frozen-memo';
 import type { OperationHandler } from './operations';
 import { OpenApiReader } from './openapi-resolve';
@@ -36,6 +40,8 @@ interface DirectRoute {
   validateInput: ValidateFunction;
   validateOutput: MemoizedValidator;
   handler: OperationHandler<unknown>;
+  /** Answered by the listener's direct path (the others are the pages' in-process reads only). */
+  listener: boolean;
 }
 
 interface Parsed {
@@ -43,22 +49,27 @@ interface Parsed {
   path: Record<string, string>;
   query: Record<string, unknown>;
   pathname: string;
-  /** The URL as the cache and the full path's recorder key it (path and canonical query). */
-  cacheKey: string;
+  url: string;
 }
+
+/** What an in-process read gives: the answer's bytes, the error its handler raised, or `unsure` (the full path judges). */
+export type ReadOutcome = { kind: 'answer'; bytes: Buffer } | { kind: 'error'; error: ApiError } | { kind: 'unsure' };
 
 export interface DirectReadsOptions {
   specPath: string;
+  /** Operations the listener answers directly. */
   operationIds: string[];
+  /** More operations read in process only (by the pages), never answered directly to a client. */
+  inProcessOperationIds?: string[];
   handlers: Record<string, OperationHandler<unknown>>;
-  cache: ResponseCache;
+  cache?: ResponseCache;
   logger: Logger;
   validateResponses: ResponseValidation;
 }
 
 export class DirectReads {
   private readonly routes: DirectRoute[];
-  private readonly cache: ResponseCache;
+  private readonly cache: ResponseCache | undefined;
   private readonly logger: Logger;
   private readonly validateResponses: ResponseValidation;
   /** Requests answered here, and requests handed back to Express after parsing (the tests read them). */
@@ -72,7 +83,8 @@ export class DirectReads {
     const answers = new Ajv2020({ allErrors: false, useDefaults: false, strict: false, coerceTypes: false });
     addFormats(answers, { mode: 'full' });
     const reader = new OpenApiReader(options.specPath);
-    this.routes = options.operationIds.map((operationId) => {
+    const ids = [...new Set([...options.operationIds, ...(options.inProcessOperationIds ?? [])])];
+    this.routes = ids.map((operationId) => {
       const shape = operationShape(reader, operationId);
       if (shape.method !== 'get' || shape.hasBody) throw new Error(`${operationId}: only bodiless GETs can be answered directly`);
       const handler = options.handlers[operationId];
@@ -95,7 +107,7 @@ export class DirectReads {
         const types = [shape.input.properties[name].type ?? []].flat();
         queryGrammar.set(name, types.includes('number') ? NUMBER_GRAMMAR : types.includes('integer') ? INTEGER_GRAMMAR : null);
       }
-      return { operationId, pattern, pathNames, queryGrammar, validateInput: ajv.compile(shape.input), validateOutput: memoizedValidator((schema) => answers.compile(schema), shape.output), handler };
+      return { operationId, pattern, pathNames, queryGrammar, validateInput: ajv.compile(shape.input), validateOutput: memoizedValidator((schema) => answers.compile(schema), shape.output), handler, listener: options.operationIds.includes(operationId) };
     });
     this.cache = options.cache;
     this.logger = options.logger;
@@ -109,9 +121,18 @@ export class DirectReads {
   serve(req: http.IncomingMessage, res: http.ServerResponse, fallback: () => void): boolean {
     if (req.method !== 'GET' || !req.url) return false;
     const parsed = this.parse(req.url);
-    if (!parsed) return false;
+    if (!parsed || !parsed.route.listener) return false;
     void this.answer(req, res, parsed, fallback);
     return true;
+  }
+
+  /**
+   * A GET of `url` (path and query) run in process, as `serve` would answer it; null when no compiled operation
+   * takes it as a plain valid read. The answer is stored in the response cache as the direct path stores its own.
+   */
+  read(url: string, requestId: string): Promise<ReadOutcome> | null {
+    const parsed = this.parse(url);
+    return parsed && this.run(parsed, undefined, undefined, requestId);
   }
 
   private parse(url: string): Parsed | null {
@@ -129,13 +150,7 @@ export class DirectReads {
       if (!route.validateInput(input)) return null;
       // Defaults the validator filled in belong to the query (path parameters are always present).
       for (const name of route.queryGrammar.keys()) if (input[name] !== undefined) query[name] = input[name];
-      let canonical: string;
-      try {
-        canonical = canonicalQueryString(rawQuery);
-      } catch {
-        return null;
-      }
-      return { route, path, query, pathname, cacheKey: canonical ? `${pathname}?${canonical}` : pathname };
+      return { route, path, query, pathname, url };
     }
     return null;
   }
@@ -167,9 +182,8 @@ export class DirectReads {
     return query;
   }
 
-  private async answer(req: http.IncomingMessage, res: http.ServerResponse, parsed: Parsed, fallback: () => void): Promise<void> {
-    const started = performance.now();
-    const requestId = pickRequestId(req.headers['x-request-id']);
+  /** Runs the handler and checks its answer; `unsure` whenever the full path must answer (see the top). */
+  private async run(parsed: Parsed, req: http.IncomingMessage | undefined, res: http.ServerResponse | undefined, requestId: string): Promise<ReadOutcome> {
     let out: { status?: number; body?: unknown; headers?: unknown; html?: unknown; text?: unknown; streamed?: unknown };
     try {
       out = await parsed.route.handler({
@@ -181,21 +195,33 @@ export class DirectReads {
         query: parsed.query as never,
         body: undefined as never,
       });
-    } catch {
-      // A 404, an invalid cursor, an unavailable database: the full path answers it with its error body.
-      return this.handBack(fallback);
+    } catch (err) {
+      // A 404 or an invalid cursor is ours, answered as the error handler writes it; anything else (an unavailable
+      // database, a fault) the full path answers, logging it.
+      return err instanceof ApiError ? { kind: 'error', error: err } : { kind: 'unsure' };
     }
     if (out.status !== 200 || out.body === undefined || out.headers || out.html !== undefined || out.text !== undefined || out.streamed) {
-      return this.handBack(fallback);
+      return { kind: 'unsure' };
     }
     if (this.validateResponses !== 'off' && !parsed.route.validateOutput(out.body)) {
       // 'fail' answers 500 and 'log' logs: the full path does both exactly as for any other operation.
-      return this.handBack(fallback);
+      return { kind: 'unsure' };
     }
     // Tagged with the version current once the handler finished, like the full path's recorder does.
-    const version = this.cache.currentVersion();
+    const cache = this.cache;
+    const version = cache?.currentVersion();
     const bytes = Buffer.from(stringifyBody(out.body));
-    if (version && this.cache.cacheable(parsed.pathname)) this.cache.store(parsed.cacheKey, version, bytes);
+    if (cache && version && cache.cacheable(parsed.pathname)) cache.store(parsed.url, version, bytes);
+    return { kind: 'answer', bytes };
+  }
+
+  private async answer(req: http.IncomingMessage, res: http.ServerResponse, parsed: Parsed, fallback: () => void): Promise<void> {
+    const started = performance.now();
+    const requestId = pickRequestId(req.headers['x-request-id']);
+    const outcome = await this.run(parsed, req, res, requestId);
+    // An error of ours too: the full path writes its body, headers and log line.
+    if (outcome.kind !== 'answer') return this.handBack(fallback);
+    const { bytes } = outcome;
     res.writeHead(200, {
       'X-Request-Id': requestId,
       'X-Content-Type-Options': 'nosniff',

@@ -2,9 +2,13 @@
 // went the whole way (request validation, handler, response validation) and answered 200, and it is tagged with
 // the data version it was computed from, so a hit is byte-for-byte what the full path would answer now. Hits are
 // answered before Express (the host's hot path); misses go through the app and are recorded on the way out.
+// Every way in (the listener's hits, the direct reads, the Express recorder, the pages' in-process reads) passes a
+// URL, and the cache keys it one way: canonicalRequestKey, so `?q=Fern+Journal`, `?q=Fern%20Journal` and reordered
+// parameters are one entry, and a request the full path would answer differently is never one.
 import type * as http from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
+import { canonicalRequestKey } from './canonical-query';
 import { pickRequestId } from './request-id';
 
 export interface ResponseCacheSource {
@@ -35,8 +39,8 @@ export class ResponseCache {
   /** Answers a GET from the cache; false when the request must go through the app. */
   serveHit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
     if (req.method !== 'GET' || !req.url) return false;
-    const entry = this.entries.get(req.url);
-    if (!entry || entry.version !== this.source.currentVersion()) return false;
+    const entry = this.current(req.url);
+    if (!entry) return false;
     const requestId = pickRequestId(req.headers['x-request-id']);
     res.writeHead(200, {
       'Content-Type': 'application/json; charset=utf-8',
@@ -53,24 +57,38 @@ export class ResponseCache {
 
   /** The stored bytes of a GET of this path and query, if still current (the pages' in-process reads use it). */
   lookup(url: string): Buffer | undefined {
-    const entry = this.entries.get(url);
-    if (!entry || entry.version !== this.source.currentVersion()) return undefined;
+    const entry = this.current(url);
+    if (!entry) return undefined;
     this.counts.hits++;
     return entry.body;
+  }
+
+  /**
+   * The current entry of a URL. Most URLs come written canonically (one parameter, or a client's encoding in order),
+   * and a key is its own key, so the URL as sent is tried first and the canonical form computed only on a miss.
+   */
+  private current(url: string): Entry | undefined {
+    let entry = this.entries.get(url);
+    if (!entry) {
+      const key = canonicalRequestKey(url);
+      if (key === null || key === url) return undefined;
+      entry = this.entries.get(key);
+    }
+    return entry && entry.version === this.source.currentVersion() ? entry : undefined;
   }
 
   /** Express middleware: remembers the validated 200 JSON answer of a cacheable GET. */
   recorder() {
     return (req: Request, res: Response, next: NextFunction): void => {
       if (req.method !== 'GET' || !this.source.cacheable(req.path)) return next();
-      const key = req.originalUrl;
+      const url = req.originalUrl;
       // Runs after the response validator approved the body (it wraps res.json later, so it calls this one last).
       const json = res.json.bind(res);
       res.json = (body: unknown) => {
         const result = json(body);
         // Tagged with the version current once the handler finished; a change during the request drops it.
         const version = this.source.currentVersion();
-        if (res.statusCode === 200 && version) this.remember(key, version, Buffer.from(JSON.stringify(body)));
+        if (res.statusCode === 200 && version) this.store(url, version, Buffer.from(JSON.stringify(body)));
         return result;
       };
       next();
@@ -87,9 +105,10 @@ export class ResponseCache {
     return this.source.currentVersion();
   }
 
-  /** Stores the validated 200 answer of a GET computed from `version` (the direct reads store theirs here). */
-  store(key: string, version: object, body: Buffer): void {
-    this.remember(key, version, body);
+  /** Stores the validated 200 answer of a GET of `url` computed from `version` (every way in stores here). */
+  store(url: string, version: object, body: Buffer): void {
+    const key = canonicalRequestKey(url);
+    if (key !== null) this.remember(key, version, body);
   }
 
   /**
