@@ -34,7 +34,6 @@ import { badgeHandlers } from './badges/handlers';
 import { checkHistoryHandlers } from './check-history/handlers';
 import { openDataHandlers, openDataOf } from './open-data';
 import { inProcessClient } from './web/in-process-client';
-import { PageCache } from './web/page-cache';
 
 type LeaderboardHandlers = Record<string, OperationHandler<unknown>>;
 
@@ -79,7 +78,7 @@ function leaderboardHandlers(runtime: Runtime, responseCache?: ResponseCache): B
     ...checkHistoryHandlers(runtime.db, runtime.clock),
     ...leaderboardDisputeHandlers(runtime.disputes, runtime.feedback),
     ...openDataHandlers(openDataOf(runtime), runtime.leaderboard, runtime.db, runtime.clock),
-    ...webHandlers(pages, runtime.config.feedbackPublicUrl, new PageCache(() => runtime.leaderboard.currentVersion())),
+    ...webHandlers(pages, runtime.config.feedbackPublicUrl, responseCache),
   };
   // The MCP tools run the same handler instances (and so share their rate limiters).
   const handlers = {

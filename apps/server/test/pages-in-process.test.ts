@@ -2,7 +2,7 @@
 // second one over loopback, and every read a page makes gets the bytes (or the error body) the HTTP path answers.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createDirectReads, createLeaderboardApp, createLeaderboardReadCache } from '../src/apps';
+import { createDirectReads, createLeaderboardApp, createLeaderboardListener, createLeaderboardReadCache } from '../src/apps';
 import { inProcessClient } from '../src/web/in-process-client';
 import { startTestServer, type TestServer } from './support/harness';
 import { insertCompany } from './support/fixtures';
@@ -96,4 +96,28 @@ test('the in-process reads answer the bytes and error bodies of the HTTP path, w
   await api.GET('/v1/leaderboard', { params: { query: { q: 'Fern Journal', limit: 50 } } });
   await api.GET('/v1/leaderboard', { params: { query: { q: 'Fern Journal', limit: 50 } } });
   expect(cache.counts.hits - hits).toBe(1);
+});
+
+test('the leaderboard page is kept in the same cache under the same key: another spelling of its URL is not rendered again', async () => {
+  const cache = createLeaderboardReadCache(t.runtime);
+  const server = http.createServer(createLeaderboardListener(t.runtime, cache));
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const page = async (url: string) => (await fetch(base + url, { headers: { Accept: 'text/html' } })).text();
+  try {
+    // Kept the second time it is rendered, as every answer is (the cache's admission).
+    const first = await page('/?q=Fern+Journal&sort=company');
+    expect(await page('/?q=Fern+Journal&sort=company')).toBe(first);
+    const reads = { ...cache.counts };
+    // Kept: no read of the API at all, from the cache or not.
+    expect(await page('/?sort=company&q=Fern%20Journal')).toBe(first);
+    expect(await page('/?q=Fern%20Journal&sort=company&')).toBe(first);
+    expect(cache.counts).toEqual(reads);
+    // Another format is another page.
+    const markdown = await (await fetch(`${base}/?sort=company&q=Fern+Journal`, { headers: { Accept: 'text/markdown' } })).text();
+    expect(markdown).not.toBe(first);
+    expect(cache.counts.hits).toBeGreaterThan(reads.hits);
+  } finally {
+    server.close();
+  }
 });

@@ -20,7 +20,8 @@ export interface ResponseCacheSource {
 
 interface Entry {
   version: object;
-  body: Buffer;
+  /** An answer's JSON bytes, or a rendered page (see page). */
+  body: Buffer | string;
 }
 
 export class ResponseCache {
@@ -40,7 +41,7 @@ export class ResponseCache {
   serveHit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
     if (req.method !== 'GET' || !req.url) return false;
     const entry = this.current(req.url);
-    if (!entry) return false;
+    if (!entry || typeof entry.body === 'string') return false;
     const requestId = pickRequestId(req.headers['x-request-id']);
     res.writeHead(200, {
       'Content-Type': 'application/json; charset=utf-8',
@@ -58,9 +59,25 @@ export class ResponseCache {
   /** The stored bytes of a GET of this path and query, if still current (the pages' in-process reads use it). */
   lookup(url: string): Buffer | undefined {
     const entry = this.current(url);
-    if (!entry) return undefined;
+    if (!entry || typeof entry.body === 'string') return undefined;
     this.counts.hits++;
     return entry.body;
+  }
+
+  /**
+   * A page of `url` rendered in `format` (the leaderboard page, web/handlers.ts), kept under the same key behind
+   * its format and a space, which no request target has, until the version it was rendered from is retired.
+   */
+  page(format: string, url: string): string | undefined {
+    const key = canonicalRequestKey(url);
+    const entry = key === null ? undefined : this.entries.get(`${format} ${key}`);
+    return entry && typeof entry.body === 'string' && entry.version === this.source.currentVersion() ? entry.body : undefined;
+  }
+
+  /** Keeps a rendered page; `version` is the one taken before rendering, so a change during the render retires it. */
+  storePage(format: string, url: string, version: object | null, body: string): void {
+    const key = canonicalRequestKey(url);
+    if (key !== null && version) this.remember(`${format} ${key}`, version, body);
   }
 
   /**
@@ -123,7 +140,7 @@ export class ResponseCache {
     return false;
   }
 
-  private remember(key: string, version: object, body: Buffer): void {
+  private remember(key: string, version: object, body: Buffer | string): void {
     if (!this.admit(key)) return;
     if (this.entries.size >= this.maxEntries) {
       // Drop the oldest insertions: cheap, and every entry dies with its version anyway.

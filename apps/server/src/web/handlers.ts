@@ -7,7 +7,7 @@ import type { Request } from 'express';
 import { MAX_COMPARED, parseDomains } from '../compare/compare';
 import { ApiError, notFound } from '../http/errors';
 import type { Handlers } from '../http/operations';
-import type { PageCache } from './page-cache';
+import type { ResponseCache } from '../http/response-cache';
 
 type WebOperations = Pick<LeaderboardOperations,
   | 'getLeaderboardPage' | 'getCompanyPage' | 'getJourneyPage' | 'getJourneyProgressPage' | 'getScanPage'
@@ -31,7 +31,7 @@ export function formatOf(req: Request): PageFormat {
   return req.accepts(['text/html', 'text/markdown']) === 'text/markdown' ? 'markdown' : 'html';
 }
 
-export function webHandlers(pages: WebPages, feedbackUrl: string, leaderboardPages?: PageCache): Handlers<WebOperations> {
+export function webHandlers(pages: WebPages, feedbackUrl: string, cache?: ResponseCache): Handlers<WebOperations> {
   const csp = pageContentSecurityPolicy(feedbackUrl);
   const answer = async (render: () => Promise<RenderedPage>) => {
     let page: RenderedPage;
@@ -53,16 +53,19 @@ export function webHandlers(pages: WebPages, feedbackUrl: string, leaderboardPag
   };
   return {
     async getLeaderboardPage({ req, query }) {
+      // Kept until the ranking changes when it shows nothing else (its fresh-start variant, which counts scans, is
+      // never kept), in the response cache under the key of its URL and format: a kept page is byte for byte what
+      // rendering it again would give.
       const format = formatOf(req);
-      const key = `${format} ${req.originalUrl}`;
-      const kept = leaderboardPages?.get(key);
+      const kept = cache?.page(format, req.originalUrl);
       if (kept !== undefined) return respond(format, kept);
-      const before = leaderboardPages?.version() ?? null;
+      // Taken before rendering, so a change during the render leaves the page stale.
+      const before = cache?.currentVersion() ?? null;
       return answer(async () => {
         const page = await pages.leaderboard(req, {
           q: query.q, category: query.category, sort: query.sort, order: query.order || undefined, community: query.community, cursor: query.cursor, limit: query.limit,
         }, format);
-        if (page.rankingOnly) leaderboardPages?.set(key, page.body, before);
+        if (page.rankingOnly) cache?.storePage(format, req.originalUrl, before, page.body);
         return page;
       });
     },
