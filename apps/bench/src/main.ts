@@ -1,7 +1,7 @@
 // `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N,...] [--rates=0,5,20] [--seconds=S] [--sizes=1000,10000,100000]
 //  [--open-seconds=30] [--budget-seconds=900]`: runs every benchmark part (or the named ones) and prints each row beside its
 // target, met or NOT MET. Parts: reads, mixed, two-process, feedback, pipeline, stats, web, scanner, growth (the longest of the
-// default run, last); growth-1m only when named. Defaults are the issue's figures; flags shorten a run.
+// default run, last); growth-1m and census (the worker on a simulated internet, PostgreSQL) only when named. Defaults are the issue's figures; flags shorten a run.
 import { execSync } from 'node:child_process';
 import { loadLine, type Database } from './common';
 import { printFeedbackBench, runFeedbackBench } from './feedback-bench';
@@ -11,6 +11,7 @@ import { printLiveSummary, runMixed, runTwoProcess } from './live-bench';
 import { printPipelineBench, runPipelineBench } from './pipeline-bench';
 import { printReadRows, runReadBench } from './read-bench';
 import { printWebBench, runWebBench } from './web-bench';
+import { CENSUS_DEFAULTS, printCensusBench, runCensusBench } from './census/bench';
 import { runStatsBench } from './stats-bench';
 // The scanner's own benchmark lives outside its main entry point because it starts the sandbox.
 import { runScannerBench } from '@arl/scanner/dist/bench';
@@ -29,18 +30,31 @@ interface Flags {
   budgetSeconds: number;
   /** Duration of the feedback open loop (the issue's figure: 30 s). */
   openSeconds: number;
+  /** census: sites of the simulated internet, SCAN_CONCURRENCY, rescans/s asked, warm-up seconds (null: defaults). */
+  sites: number | null;
+  concurrency: number | null;
+  rate: number | null;
+  warmup: number | null;
+  secondsGiven: boolean;
 }
 
 function parse(argv: string[]): { parts: string[]; flags: Flags } {
   const parts: string[] = [];
-  const flags: Flags = { databases: ['pglite', 'postgres'], companies: null, seconds: 5, sizes: null, rates: [0, 5, 20], connections: 64, openSeconds: 30, budgetSeconds: 900 };
+  const flags: Flags = { databases: ['pglite', 'postgres'], companies: null, seconds: 5, sizes: null, rates: [0, 5, 20], connections: 64, openSeconds: 30, budgetSeconds: 900, sites: null, concurrency: null, rate: null, warmup: null, secondsGiven: false };
   for (const arg of argv) {
     const [key, value] = arg.startsWith('--') ? arg.slice(2).split('=') : [null, arg];
     if (key === null) parts.push(value);
     else if (key === 'db') flags.databases = value.split(',') as Database[];
     else if (key === 'companies') flags.companies = value.split(',').map(Number);
     else if (key === 'rates') flags.rates = value.split(',').map(Number);
-    else if (key === 'seconds') flags.seconds = Number(value);
+    else if (key === 'seconds') {
+      flags.seconds = Number(value);
+      flags.secondsGiven = true;
+    }
+    else if (key === 'sites') flags.sites = Number(value);
+    else if (key === 'concurrency') flags.concurrency = Number(value);
+    else if (key === 'rate') flags.rate = Number(value);
+    else if (key === 'warmup') flags.warmup = Number(value);
     else if (key === 'sizes') flags.sizes = value.split(',').map(Number);
     else if (key === 'budget-seconds') flags.budgetSeconds = Number(value);
     else if (key === 'connections') flags.connections = Number(value);
@@ -78,6 +92,16 @@ const parts: Record<string, (f: Flags) => Promise<void>> = {
 
 /** Parts run only when named: longer than the whole default run. */
 const extraParts: Record<string, (f: Flags) => Promise<void>> = {
+  // `census [--sites=5000] [--seconds=60] [--concurrency=64] [--rate=30] [--warmup=20]`: the worker on a simulated internet.
+  census: async (f) =>
+    printCensusBench(await runCensusBench({
+      ...CENSUS_DEFAULTS,
+      ...(f.sites ? { sites: f.sites } : {}),
+      ...(f.secondsGiven ? { seconds: f.seconds } : {}),
+      ...(f.concurrency ? { concurrency: f.concurrency } : {}),
+      ...(f.rate ? { rate: f.rate } : {}),
+      ...(f.warmup !== null ? { warmupSeconds: f.warmup } : {}),
+    })),
   'growth-1m': async (f) => {
     await runGrowth1m({ databases: f.databases, sizes: f.sizes ?? [1_000, 100_000, 1_000_000], seconds: Math.min(f.seconds, 3), connections: f.connections, budgetSeconds: f.budgetSeconds, changes: 200 });
   },
