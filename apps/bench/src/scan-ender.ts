@@ -1,7 +1,7 @@
 // Ends scans the way a worker does when a scan finishes (apps/server/src/scans/scan-job.ts, `run` after the scanner
 // returns, `commitEnding`): the outcome is committed by `endScan` in one transaction (checks, layers, the company's result, its score
-// history, the scan's detail and `ended` event), then the change (the company's new facts) is published on the runtime's change feed, which is
-// what every leaderboard in every process hears. Only the scanner's own work is left out (a realistic result is
+// history, the scan's detail and `ended` event), then the end is told (`ScanEnded`: the company's new facts and detail) to the runtime's
+// leaderboard, which applies it and publishes the facts on the change feed, what every leaderboard in every process hears. Only the scanner's own work is left out (a realistic result is
 // reused: the sandbox personas' real scans, with a new score), and the job row's completion, which no read depends on.
 //
 // The scans it ends are prepared beforehand as `running` rows of existing companies (what a rescan looks like just
@@ -88,7 +88,7 @@ export class ScanEnder {
     // The worker's own end of a scan (scan-job.ts commitEnding): the transaction, then the change published with
     // the company's new facts, which this process applies before the call returns and the others hear by NOTIFY.
     const rt = this.runtime;
-    const deps = { db: rt.db, queue: rt.jobs, changes: rt.changes, clock: rt.clock, logger: rt.logger, publicUrl: rt.config.publicUrl, ranksIf: (facts: Parameters<typeof rt.leaderboard.ranksIf>[0]) => rt.leaderboard.ranksIf(facts) };
+    const deps = { db: rt.db, queue: rt.jobs, scanEnded: rt.scanEnded, clock: rt.clock, logger: rt.logger, publicUrl: rt.config.publicUrl, ranksIf: (facts: Parameters<typeof rt.leaderboard.ranksIf>[0]) => rt.leaderboard.ranksIf(facts) };
     let change: Change | null = null;
     let txMs = 0;
     const ended = await commitEnding(deps, p.scanId, outcome, undefined, () => {

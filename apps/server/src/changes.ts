@@ -26,8 +26,11 @@ export type LeaderboardChange =
 export type ChangeListener = (change: LeaderboardChange) => void | Promise<void>;
 
 export interface ChangeFeed {
-  /** Applies the change in this process (the listeners run before this returns), then tells the others. */
-  publish(change?: LeaderboardChange): Promise<void>;
+  /**
+   * Applies the change in this process (the listeners run before this returns), then tells the others. `from`: the
+   * listener that has applied it already (the leaderboard, told of a scan's end directly) is not told again.
+   */
+  publish(change?: LeaderboardChange, from?: ChangeListener): Promise<void>;
   subscribe(listener: ChangeListener): () => void;
   /** Whether this process hears changes now (readiness, /metrics). */
   status(): ListenStatus;
@@ -38,13 +41,13 @@ export class LocalChangeFeed implements ChangeFeed {
   private readonly listeners = new Set<ChangeListener>();
   private readonly startedAt = Date.now();
 
-  async publish(change: LeaderboardChange = { kind: 'reload' }): Promise<void> {
-    await this.deliver(change);
+  async publish(change: LeaderboardChange = { kind: 'reload' }, from?: ChangeListener): Promise<void> {
+    await this.deliver(change, from);
   }
 
-  /** Runs every listener; a synchronous listener has finished when this returns its promise. */
-  protected deliver(change: LeaderboardChange): Promise<unknown> {
-    return Promise.all([...this.listeners].map((listener) => listener(change)));
+  /** Runs every listener (but `skip`); a synchronous listener has finished when this returns its promise. */
+  protected deliver(change: LeaderboardChange, skip?: ChangeListener): Promise<unknown> {
+    return Promise.all([...this.listeners].map((listener) => (listener === skip ? undefined : listener(change))));
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -108,8 +111,8 @@ export class PostgresChangeFeed extends LocalChangeFeed {
     void Promise.resolve(this.deliver(wire.c)).catch((err) => this.logger.warn({ err }, 'could not apply a change'));
   }
 
-  override async publish(change: LeaderboardChange = { kind: 'reload' }): Promise<void> {
-    await super.publish(change);
+  override async publish(change: LeaderboardChange = { kind: 'reload' }, from?: ChangeListener): Promise<void> {
+    await super.publish(change, from);
     let payload = JSON.stringify({ o: this.origin, c: change } satisfies Wire);
     if (Buffer.byteLength(payload) > MAX_PAYLOAD && change.kind === 'companies') {
       payload = JSON.stringify({ o: this.origin, c: { kind: 'ids', ids: change.companies.map((c) => c.id) } } satisfies Wire);

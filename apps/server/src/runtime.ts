@@ -21,10 +21,11 @@ import { createMetrics, observeDatabase, type Metrics } from './metrics/metrics'
 import { observeFeeds } from './metrics/feeds';
 import { observeCensus } from './metrics/census';
 import { createScanPipeline } from './scans/create';
+import { ScanEndedEvents } from './scans/scan-ended';
 import type { ScanService } from './scans/service';
 import { DEFAULT_STREAM_LIMITS, EventStreams, type StreamLimits } from './streams/event-stream';
 import { ProgressFeed } from './streams/progress-feed';
-import { createWebhooks, webhookFanOut } from './webhooks/create';
+import { createWebhooks } from './webhooks/create';
 import type { WebhookService } from './webhooks/service';
 
 /** How often an API process on PostgreSQL checks for changes no notification brought (leaderboard/catch-up.ts). */
@@ -39,6 +40,8 @@ export interface Runtime {
   logger: Logger;
   db: Db;
   changes: ChangeFeed;
+  /** Scans' ends in this process (scans/scan-ended.ts): the leaderboard and webhooks follow them. */
+  scanEnded: ScanEndedEvents;
   leaderboard: LeaderboardService;
   feedback: FeedbackService;
   /** Disputed verdicts: reports of the dispute kind, the rescans they start and their outcome. */
@@ -91,9 +94,11 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     const changes = await createChangeFeed(db, logger.child({ module: 'changes' }));
     const progress = await ProgressFeed.start(db, logger.child({ module: 'progress' }));
     const streams = new EventStreams(progress, logger.child({ module: 'streams' }), { ...DEFAULT_STREAM_LIMITS, ...options.streamLimits });
+    const scanEnded = new ScanEndedEvents();
     const leaderboard = new LeaderboardService({
       repository: new LeaderboardRepository(db),
       changes,
+      scanEnded,
       cursorSecret: secrets.cursor,
       clock,
       checkEveryMs: db.kind === 'postgres' ? CHANGE_CHECK_MS : 0,
@@ -109,10 +114,9 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
     if (config.scan.extraCaPem) logger.warn('SCAN_EXTRA_CA_FILE is set: scans trust its certificate authorities (tests and benches only)');
     const pipeline = createScanPipeline({
-      config, db, changes, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, onScanEnded: webhookFanOut(config),
-      ranksIf: (facts) => leaderboard.ranksIf(facts),
+      config, db, scanEnded, progress, clock, logger, metrics, fetchPolicy: scanFetchPolicy, ranker: leaderboard,
     });
-    const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, clock, logger, fetchPolicy: options.fetchPolicy });
+    const webhooks = createWebhooks({ config, db, queue: pipeline.jobs, scanEnded, clock, logger, fetchPolicy: options.fetchPolicy });
     const disputes = new DisputeService({
       db, reports: new ReportService(db, clock), scans: pipeline.scans, logger: logger.child({ module: 'disputes' }),
       feedbackPublicUrl: config.feedbackPublicUrl, publicUrl: config.publicUrl, clock, rescanIntervalMs: config.scan.disputeRescanIntervalMs,
@@ -128,7 +132,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
     };
     let closed = false;
     return {
-      config, secrets, scannerSigner, logger, db, changes, leaderboard, feedback, disputes, readiness, clock,
+      config, secrets, scannerSigner, logger, db, changes, scanEnded, leaderboard, feedback, disputes, readiness, clock,
       jobs: pipeline.jobs,
       scans: pipeline.scans,
       journeys,

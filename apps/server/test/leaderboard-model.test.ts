@@ -104,7 +104,7 @@ async function run(command: Command): Promise<void> {
       const layers = checks.length > 0 ? [{ id: 'discovery' as const, weight: 40, score: command.score }] : [];
       // Exactly what the scan job does: one transaction, then the change published (applied here before it returns).
       await commitEnding(
-        { db, queue: t.runtime.jobs, changes: t.runtime.changes, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
+        { db, queue: t.runtime.jobs, scanEnded: t.runtime.scanEnded, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
         scan.id,
         { ending: 'finished', cause: null, score: command.score, grade: gradeOf(command.score) as 'A', summary: `Scored ${command.score}.`, siteName: `Site ${domain.slice(0, 12)}`, checks: checks as never, layers: layers as never },
       );

@@ -153,7 +153,7 @@ test("a scan's end shows at once in the reads of every process (with PostgreSQL:
     });
     const loads = [t.runtime.leaderboard.loads, other.leaderboard.loads];
     const ended = await commitEnding(
-      { db, queue: t.runtime.jobs, changes: t.runtime.changes, clock: () => NOW, logger: t.runtime.logger, publicUrl: 'http://localhost' },
+      { db, queue: t.runtime.jobs, scanEnded: t.runtime.scanEnded, clock: () => NOW, logger: t.runtime.logger, publicUrl: 'http://localhost' },
       scan.id,
       { ending: 'finished', cause: null, score: 100, grade: 'A', summary: 'Perfect.', siteName: null, checks: [], layers: [] },
     );

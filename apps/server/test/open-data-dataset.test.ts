@@ -34,7 +34,7 @@ async function endScan(domain: string, score: number, seed: number, catalogVersi
     earned: 0, points: c.points, evidence: null, fix: null,
   }));
   await commitEnding(
-    { db, queue: t.runtime.jobs, changes: t.runtime.changes, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
+    { db, queue: t.runtime.jobs, scanEnded: t.runtime.scanEnded, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
     scan.id,
     {
       ending: 'finished', cause: null, score, grade: gradeOf(score) as 'A', summary: `Scored ${score}.`, siteName: domain,

@@ -63,7 +63,7 @@ beforeAll(async () => {
       const scan = await db.prisma.scan.create({ data: { target: `https://${domain}/`, activeTarget: `https://${domain}/`, url: `https://${domain}/`, domain, state: 'scoring' } });
       const checks = CHECK_CATALOG.slice(i).map((c, k) => ({ id: c.id, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, status: STATUSES[(k + i) % 5], earned: 0, points: c.points, evidence: null, fix: null }));
       await commitEnding(
-        { db, queue: runtime.jobs, changes: runtime.changes, clock: () => now, logger: runtime.logger, publicUrl: 'http://localhost' },
+        { db, queue: runtime.jobs, scanEnded: runtime.scanEnded, clock: () => now, logger: runtime.logger, publicUrl: 'http://localhost' },
         scan.id,
         { ending: 'finished', cause: null, score: 20 * i, grade: gradeOf(20 * i) as 'A', summary: null, siteName: domain, checks: checks as never, layers: [] as never, catalogVersion: '2026.11.1' },
       );

@@ -60,7 +60,7 @@ async function endScan(domain: string, score: number, statuses: number[], layers
   );
   const layerRows = LAYERS.map((id, l) => ({ id, weight: 25, score: layers[l] === 101 ? null : layers[l] }));
   await commitEnding(
-    { db, queue: t.runtime.jobs, changes: t.runtime.changes, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
+    { db, queue: t.runtime.jobs, scanEnded: t.runtime.scanEnded, clock, logger: t.runtime.logger, publicUrl: 'http://localhost' },
     scan.id,
     { ending: 'finished', cause: null, score, grade: gradeOf(score) as 'A', summary: `Scored ${score}.`, siteName: domain, checks: checks as never, layers: layerRows as never, catalogVersion: 'test' },
   );

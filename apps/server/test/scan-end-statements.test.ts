@@ -4,6 +4,8 @@
 // are written in the transaction, and they are the ranks the leaderboard then answers.
 import type { Tx } from '../src/jobs/queue';
 import { endScan } from '../src/scans/results';
+import { commitEnding } from '../src/scans/scan-job';
+import { LeaderboardRepository } from '../src/leaderboard/repository';
 import { insertCompany } from './support/fixtures';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 import { check, finished } from './support/scan-outcomes';
@@ -77,4 +79,41 @@ test('without a live index the transaction leaves the ranks to the statement aft
   expect(ended).toMatchObject({ scored: true, ranksRecorded: false });
   const point = await t.db.prisma.scoreHistory.findFirstOrThrow({ where: { scanId: data!.scan.id } });
   expect({ all: point.rankAll, curated: point.rankCurated }).toEqual({ all: null, curated: null });
+});
+
+test("after the commit this process applies the scan's end with no statement: the detail the transaction wrote is kept as written, not read back", async () => {
+  const domain = new URL(t.urlOf('content-site')).hostname;
+  await insertCompany(t.db, { name: 'Agent ready', domain });
+  expect((await t.client.GET('/v1/leaderboard', { params: { query: { community: 'include' } } })).data!.items.length).toBeGreaterThan(0);
+  const { data } = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf('content-site') } });
+  const scanId = data!.scan.id;
+  const outcome = finished(77, 'C', [check('llms-txt', 'passed', 8), check('robots-txt', 'warning', 3), { ...check('sitemap', 'failed'), label: undefined } as never],
+    [{ id: 'discovery', weight: 25, score: 50 }, { id: 'access', weight: 25, score: null }]);
+
+  const after: string[] = [];
+  let committed = false;
+  const executeSql = t.db.executeSql.bind(t.db);
+  const spy = jest.spyOn(t.db, 'executeSql').mockImplementation((sql: string, params?: unknown[]) => {
+    if (committed) after.push(sql.replace(/\s+/g, ' ').trim().slice(0, 60));
+    return executeSql(sql, params);
+  });
+  try {
+    // Exactly what the scan job does after the scanner returns (scans/scan-job.ts); the runtime's own wiring.
+    const rt = t.runtime;
+    const deps = { db: rt.db, queue: rt.jobs, scanEnded: rt.scanEnded, clock: rt.clock, logger: rt.logger, publicUrl: t.config.publicUrl, ranksIf: rt.leaderboard.ranksIf.bind(rt.leaderboard) };
+    await commitEnding(deps, scanId, outcome, undefined, () => void (committed = true));
+    // Kept as soon as the end is reported, without waiting for a background pass.
+    const kept = t.runtime.leaderboard.latestDetails(scanId);
+    await t.runtime.leaderboard.fillDetails();
+    expect(after.filter((sql) => !sql.startsWith('SELECT pg_notify'))).toEqual([]);
+    // What is kept is what the database holds (the company read answers it byte for byte either way).
+    const [stored] = await new LeaderboardRepository(t.db).scanDetails([scanId]);
+    expect(kept).toEqual(JSON.parse(stored.detail));
+    expect(kept!.checks.map((c) => c.label)).toEqual([null, null, null]);
+  } finally {
+    spy.mockRestore();
+  }
+  const read = (await t.client.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain }, query: {} } })).data!;
+  expect(read).toMatchObject({ score: 77, layers: [{ id: 'discovery', score: 50 }, { id: 'access', score: null }] });
+  expect(read.checks!.map((c) => [c.id, c.status, c.earned])).toEqual([['llms-txt', 'passed', 8], ['robots-txt', 'warning', 1.5], ['sitemap', 'failed', 0]]);
 });

@@ -1,6 +1,6 @@
 // Every database read of the leaderboard side, in one place.
 import type { Db } from '@arl/db';
-import { scanDetailSql } from '../scans/detail';
+import { scanDetailSql, type CheckRow, type LayerRow } from '../scans/detail';
 import type { ChangedRow } from './catch-up';
 import { companyFactsQuery, SCORED_COLUMNS, SCORED_FROM, scoredFields, toCompanyFacts, type ScoredRow } from './company-facts';
 import type { CompanyFacts } from './live-index';
@@ -142,23 +142,7 @@ export class LeaderboardRepository {
   }
 }
 
-export interface LayerRow {
-  layer: string;
-  weight: number;
-  score: number | null;
-}
-
-export interface CheckRow {
-  checkId: string;
-  name: string;
-  layer: string;
-  tier: string;
-  label: string | null;
-  bonus: boolean;
-  status: string;
-  earned: number;
-  points: number;
-}
+export type { CheckRow, LayerRow } from '../scans/detail';
 
 export interface CompanyRow {
   id: string;

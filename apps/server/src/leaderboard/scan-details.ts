@@ -12,12 +12,9 @@
 // array per scan cost ~300 bytes of object and allocation overhead beside its bytes (~700 MB at 1,000,000 companies
 // with 8-byte points); pages cost nothing per scan. A forgotten scan leaves a hole; a page more than half holes is
 // compacted (its live records move to the page being filled), so memory follows the scans kept.
-import type { CheckRow, LayerRow } from './repository';
+import type { CheckRow, LayerRow, ScanDetail } from '../scans/detail';
 
-export interface ScanDetailRows {
-  layers: LayerRow[];
-  checks: CheckRow[];
-}
+export type ScanDetailRows = ScanDetail;
 
 type CheckShape = Readonly<Pick<CheckRow, 'checkId' | 'name' | 'layer' | 'tier' | 'label' | 'bonus' | 'points'>>;
 type LayerShape = Readonly<Pick<LayerRow, 'layer' | 'weight'>>;

@@ -2,8 +2,9 @@
 // by every change the feed brings (changes.ts), and paged with keyset cursors. A full load happens at start-up and
 // for recovery only (an undescribed change, a lost notification connection).
 import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
-import type { ChangeFeed, LeaderboardChange } from '../changes';
+import type { ChangeFeed, ChangeListener, LeaderboardChange } from '../changes';
 import type { RecordedRanks } from '../reports/record-rank';
+import type { ScanEnded, ScanEndedEvents } from '../scans/scan-ended';
 import { ChangeWatermark, MAX_CATCH_UP_ROWS } from './catch-up';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { LiveIndex, type CompanyFacts, type Item } from './live-index';
@@ -20,6 +21,8 @@ export class CursorError extends Error {}
 export interface LeaderboardServiceOptions {
   repository: LeaderboardRepository;
   changes: ChangeFeed;
+  /** This process's scans' ends: their facts and detail are applied from the event itself (no statement). */
+  scanEnded?: ScanEndedEvents;
   cursorSecret: string;
   clock?: () => Date;
   /**
@@ -65,6 +68,8 @@ export class LeaderboardService {
   private readonly cursors: CursorCodec;
   private readonly clock: () => Date;
   private readonly unsubscribe: () => void;
+  private readonly unfollow: () => void;
+  private readonly listener: ChangeListener = (change) => this.apply(change);
   /** Latest scans' layers and checks in memory (scan-details.ts), filled in the background. */
   private readonly details = new ScanDetails();
   /** Scans whose details to load on the next fill pass; null: check every ranked company's (after a load). */
@@ -83,7 +88,8 @@ export class LeaderboardService {
   constructor(private readonly options: LeaderboardServiceOptions) {
     this.cursors = new CursorCodec(options.cursorSecret);
     this.clock = options.clock ?? (() => new Date());
-    this.unsubscribe = options.changes.subscribe((change) => this.apply(change));
+    this.unsubscribe = options.changes.subscribe(this.listener);
+    this.unfollow = options.scanEnded?.subscribe((ended) => this.scanEnded(ended)) ?? (() => undefined);
     if (options.checkEveryMs) {
       this.checkTimer = setInterval(() => void this.catchUp().catch(() => undefined), options.checkEveryMs);
       this.checkTimer.unref();
@@ -107,6 +113,16 @@ export class LeaderboardService {
         // current index meanwhile. Without an index there is nothing to catch up (the first read loads one).
         return this.catchUp();
     }
+  }
+
+  /**
+   * A scan of this process ended: its company's facts and the detail its transaction wrote are applied here at once,
+   * without a statement, then published to the other processes (which read the detail themselves).
+   */
+  private scanEnded(ended: ScanEnded): Promise<void> | void {
+    if (!ended.company) return;
+    this.applyFacts([ended.company], ended);
+    return this.options.changes.publish({ kind: 'companies', companies: [ended.company] }, this.listener);
   }
 
   /**
@@ -148,7 +164,8 @@ export class LeaderboardService {
     return { ...this.fresh, loaded: this.index !== null };
   }
 
-  private applyFacts(facts: CompanyFacts[]): void {
+  /** `written`: a scan's detail as its end wrote it, kept when that scan becomes its company's latest. */
+  private applyFacts(facts: CompanyFacts[], written?: { scanId: string; detail: ScanDetailRows }): void {
     for (const f of facts) this.watermark.heard(f.changeVersion);
     if (this.loading) this.heardDuringLoad.push(...facts);
     const index = this.index;
@@ -156,12 +173,15 @@ export class LeaderboardService {
     for (const f of facts) {
       const before = index.byDomain(f.domain)?.company.latestScanId ?? null;
       if (!index.upsert(f)) continue;
+      if (before !== f.latestScanId) {
+        // Its previous scan's details are no longer answered; the new scan's are kept as written, or else loaded
+        // in the background. Kept before observers hear of the change, so they find them.
+        if (before) this.details.delete(before);
+        if (f.latestScanId && f.latestScanId === written?.scanId) this.keepDetails(written.scanId, written.detail);
+        else if (f.latestScanId) this.wantDetails(f.latestScanId);
+      }
       const item = index.byCompanyId(f.id);
       if (item) this.tell((o) => o.changed(item));
-      if (before === f.latestScanId) continue;
-      // Its previous scan's details are no longer answered; the new scan's are loaded in the background.
-      if (before) this.details.delete(before);
-      if (f.latestScanId) this.wantDetails(f.latestScanId);
     }
   }
 
@@ -186,6 +206,7 @@ export class LeaderboardService {
     this.closed = true;
     if (this.checkTimer) clearInterval(this.checkTimer);
     this.unsubscribe();
+    this.unfollow();
   }
 
   /**

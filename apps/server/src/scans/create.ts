@@ -2,7 +2,6 @@
 import type { Db } from '@arl/db';
 import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
-import type { ChangeFeed } from '../changes';
 import type { Config } from '../config';
 import { createRateLimiter } from '../http/rate-limit';
 import { JobQueue } from '../jobs/queue';
@@ -12,6 +11,7 @@ import { createMailTransport } from '../mail/transport';
 import { defineScanJob } from './scan-job';
 import { IpTurns } from '../rescans/ip-turns';
 import type { EndScanDeps } from './results';
+import type { ScanEndedEvents } from './scan-ended';
 import { ScanService } from './service';
 import { ScanViewCache } from './view-cache';
 import { RESYNC, type ProgressFeed } from '../streams/progress-feed';
@@ -26,7 +26,8 @@ export interface ScanPipeline {
 export function createScanPipeline(deps: {
   config: Config;
   db: Db;
-  changes: ChangeFeed;
+  /** Where scans' ends are told (its followers register themselves: the leaderboard, webhooks). */
+  scanEnded: ScanEndedEvents;
   clock: () => Date;
   logger: Logger;
   metrics: Metrics;
@@ -34,26 +35,23 @@ export function createScanPipeline(deps: {
   progress: ProgressFeed;
   /** Overrides of the scanner's fetch rules (tests and the demo pass the sandbox's DNS `lookup`). */
   fetchPolicy?: Partial<FetchPolicy>;
-  /** The ranks a company's new facts give it in the process's live leaderboard index (history points record them). */
-  ranksIf?: EndScanDeps['ranksIf'];
-  /** Followers of a scan's end, in its transaction (webhooks); they receive this pipeline's queue. */
-  onScanEnded?: (queue: JobQueue) => EndScanDeps['onEnded'];
+  /** The process's live leaderboard index: the ranks a company's new facts give it (history points record them). */
+  ranker?: { ranksIf: NonNullable<EndScanDeps['ranksIf']> };
 }): ScanPipeline {
-  const { config, db, changes, clock, logger } = deps;
+  const { config, db, scanEnded, clock, logger } = deps;
   // Public hosts on web ports only, on every redirect hop as for submitted URLs (scans/target.ts).
   const fetchPolicy: Partial<FetchPolicy> = { ...deps.fetchPolicy, allowPrivateNetworks: config.scan.allowPrivateNetworks, publicPorts: SCANNABLE_PORTS };
   const jobs = new JobQueue(db, logger.child({ module: 'jobs' }));
   const transport = createMailTransport({ smtpUrl: config.mail.smtpUrl, dataDir: config.dataDir, logger: logger.child({ module: 'mail' }) });
   defineMailJob(jobs, { db, transport, from: config.mail.from });
   defineScanJob({
-    db, queue: jobs, changes, clock, fetchPolicy,
+    db, queue: jobs, scanEnded, clock, fetchPolicy,
     metrics: deps.metrics,
     logger: logger.child({ module: 'scans' }),
     publicUrl: config.publicUrl,
     concurrency: config.scan.concurrency,
     maxPages: config.scan.maxPages,
-    onEnded: deps.onScanEnded?.(jobs),
-    ranksIf: deps.ranksIf,
+    ranksIf: deps.ranker && ((facts) => deps.ranker!.ranksIf(facts)),
     ipTurns: new IpTurns({ db, gapMs: config.scan.ipGapMs, lookup: fetchPolicy.lookup, logger: logger.child({ module: 'ip-turns' }) }),
   });
   // Live views only where every change is heard before it can be read (the embedded database: view-cache.ts).

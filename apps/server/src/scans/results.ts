@@ -9,7 +9,8 @@ import { queueMail } from '../mail/mail-job';
 import { companyFactsQuery, toCompanyFacts } from '../leaderboard/company-facts';
 import type { CompanyFacts } from '../leaderboard/live-index';
 import type { RecordedRanks } from '../reports/record-rank';
-import { scanDetailSql } from './detail';
+import { detailOf, scanDetailSql } from './detail';
+import type { ScanEnded } from './scan-ended';
 import { appendEvent } from './events';
 
 export type ScanOutcome = Pick<ScanResult, 'ending' | 'cause' | 'score' | 'grade' | 'summary' | 'siteName' | 'checks' | 'layers'> &
@@ -20,10 +21,10 @@ export interface EndScanDeps {
   publicUrl: string;
   now: Date;
   /**
-   * Runs last in the transaction that ends the scan (webhooks queue their deliveries there: an outbox); returns the
-   * job kinds to wake once it commits.
+   * Runs last in the transaction that ends the scan (webhooks queue their deliveries there: an outbox, see
+   * ScanEndedEvents.write); returns the job kinds to wake once it commits.
    */
-  onEnded?(tx: Tx, ended: ScanEnding): Promise<string[]>;
+  onEnded?(tx: Tx, ended: ScanEnded): Promise<string[]>;
   /**
    * The ranks the company will have with its new facts (the process's live index; null without one): recorded on
    * the history point in this transaction. Without them the caller records the ranks after the commit.
@@ -62,6 +63,8 @@ export interface EndedScan {
   wake: string[];
   /** Whether the history point's ranks were recorded in the transaction (deps.ranksIf answered). */
   ranksRecorded: boolean;
+  /** The scan's end as written, told to its followers once the transaction commits (scan-ended.ts). */
+  event: ScanEnded;
 }
 
 /**
@@ -125,6 +128,7 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     community = known?.source !== 'curated';
   }
 
+  const detail = detailOf(outcome);
   if (outcome.checks.length > 0) {
     // Checks and layers in one statement, each table's rows as one JSON parameter.
     await tx.$executeRawUnsafe(
@@ -138,11 +142,12 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
        SELECT $1::uuid, l.layer, l.weight, l.score, l.position
        FROM jsonb_to_recordset($3::jsonb) AS l(layer text, weight int, score int, position int)`,
       scan.id,
-      JSON.stringify(outcome.checks.map((c, position) => ({
-        check_id: c.id, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, status: c.status,
-        earned: c.earned, points: c.points, position, evidence: c.evidence ?? null, fix: c.fix ?? null,
+      // The rows of `detail` (what the scan's end then carries), with what only the database keeps.
+      JSON.stringify(detail.checks.map((c, position) => ({
+        check_id: c.checkId, name: c.name, layer: c.layer, tier: c.tier, label: c.label, bonus: c.bonus, status: c.status,
+        earned: c.earned, points: c.points, position, evidence: outcome.checks[position].evidence ?? null, fix: outcome.checks[position].fix ?? null,
       }))),
-      JSON.stringify(outcome.layers.map((l, position) => ({ layer: l.id, weight: l.weight, score: l.score, position }))),
+      JSON.stringify(detail.layers.map((l, position) => ({ layer: l.layer, weight: l.weight, score: l.score, position }))),
     );
   }
 
@@ -178,8 +183,9 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
     });
     await queueMail(tx, deps.queue, { scanId: scan.id, to: email, ...mail });
   }
-  const wake = (await deps.onEnded?.(tx, {
-    scanId: scan.id, domain: scan.domain, companyId, scored, outcome, cause, endedAt: now, community,
-  })) ?? [];
-  return { scored, mails: recipients.length, wake, ranksRecorded: ranks !== null, ...(company && { company }) };
+  const event: ScanEnded = {
+    scanId: scan.id, domain: scan.domain, companyId, scored, outcome, cause, endedAt: now, community, detail, ...(company && { company }),
+  };
+  const wake = (await deps.onEnded?.(tx, event)) ?? [];
+  return { scored, mails: recipients.length, wake, ranksRecorded: ranks !== null, event, ...(company && { company }) };
 }

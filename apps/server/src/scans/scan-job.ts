@@ -5,7 +5,6 @@ import { retryWhileDatabaseDown } from '../jobs/database-retry';
 import type { Db } from '@arl/db';
 import { scan as runScanner, type FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
-import type { ChangeFeed } from '../changes';
 import { LeaseLostError, type JobKind, type JobQueue, type Tx } from '../jobs/queue';
 import { DeadlineAbort, ShutdownAbort } from '../jobs/worker';
 import { MAIL_JOB } from '../mail/mail-job';
@@ -14,6 +13,7 @@ import { appendEvent, recordRunning, recordScoring, recordStep } from './events'
 import { recordRanks } from '../reports/record-rank';
 import type { IpTurns } from '../rescans/ip-turns';
 import { endScan, type EndedScan, type EndScanDeps, type ScanOutcome } from './results';
+import type { ScanEndedEvents } from './scan-ended';
 
 export const SCAN_JOB = 'scan';
 
@@ -24,7 +24,8 @@ export interface ScanJobPayload {
 export interface ScanJobDeps {
   db: Db;
   queue: JobQueue;
-  changes: ChangeFeed;
+  /** Where the scan's end is told: its writers run in the ending's transaction, its followers after the commit. */
+  scanEnded: ScanEndedEvents;
   clock: () => Date;
   logger: Logger;
   metrics: Metrics;
@@ -33,8 +34,6 @@ export interface ScanJobDeps {
   fetchPolicy: Partial<FetchPolicy>;
   /** Pages a scan samples at most (SCAN_MAX_PAGES). */
   maxPages?: number;
-  /** Followers of a scan's end, in its transaction (see EndScanDeps.onEnded). */
-  onEnded?: EndScanDeps['onEnded'];
   /** The ranks a company's new facts give it in this process's live index (see EndScanDeps.ranksIf). */
   ranksIf?: EndScanDeps['ranksIf'];
   /** SCAN_IP_GAP between census scans on one address (rescans/ip-turns.ts); none: no gap. */
@@ -58,13 +57,13 @@ const emptyOutcome = (ending: ScanOutcome['ending'], cause: string): ScanOutcome
 });
 
 /**
- * Writes a scan's outcome in one transaction (with `alsoIn`: the job's completion), then publishes the change to the
- * leaderboard: applied in this process as soon as the commit returns (the feed's listeners apply facts
- * synchronously, without a statement), then told to the other processes. So a read that starts after this has
+ * Writes a scan's outcome in one transaction (with `alsoIn`: the job's completion), then tells its end (ScanEnded)
+ * once the commit returns: the leaderboard applies the company's facts and keeps the detail in this process
+ * synchronously, without a statement, then tells the other processes. So a read that starts after this has
  * reported the scan ended is answered from the new ranking.
  */
 export async function commitEnding(
-  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'changes' | 'clock' | 'logger' | 'publicUrl' | 'onEnded' | 'ranksIf'>,
+  deps: Pick<ScanJobDeps, 'db' | 'queue' | 'scanEnded' | 'clock' | 'logger' | 'publicUrl' | 'ranksIf'>,
   scanId: string,
   outcome: ScanOutcome,
   alsoIn: (tx: Tx) => Promise<void> = async () => undefined,
@@ -73,12 +72,14 @@ export async function commitEnding(
 ): Promise<EndedScan | null> {
   const ended = await deps.db.prisma.$transaction(async (tx) => {
     await alsoIn(tx);
-    return endScan(tx, scanId, outcome, { queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), onEnded: deps.onEnded, ranksIf: deps.ranksIf });
+    return endScan(tx, scanId, outcome, {
+      queue: deps.queue, publicUrl: deps.publicUrl, now: deps.clock(), ranksIf: deps.ranksIf, onEnded: (t, e) => deps.scanEnded.write(t, e),
+    });
   }, TX);
   onCommitted(ended);
   for (const kind of ended?.wake ?? []) deps.queue.notify(kind);
+  if (ended) await deps.scanEnded.emit(ended.event, (err) => deps.logger.warn({ err, scanId }, "a follower of the scan's end failed"));
   if (ended?.company) {
-    await deps.changes.publish({ kind: 'companies', companies: [ended.company] }).catch((err) => deps.logger.warn({ err }, 'change publish failed'));
     // Without a live index here the transaction could not know the point's ranks: they are counted now.
     if (!ended.ranksRecorded) {
       await recordRanks(deps.db, scanId, ended.company.id).catch((err) => deps.logger.warn({ err, scanId }, 'could not record the ranks of a history point'));
@@ -91,7 +92,8 @@ export function defineScanJob(deps: ScanJobDeps): void {
   const { db, queue, clock } = deps;
 
   const finish = async (tx: Tx, scanId: string, outcome: ScanOutcome) =>
-    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock(), onEnded: deps.onEnded });
+    // Unscored, so no follower after the commit has anything to do (the queue commits this transaction itself).
+    endScan(tx, scanId, outcome, { queue, publicUrl: deps.publicUrl, now: clock(), onEnded: (t, e) => deps.scanEnded.write(t, e) });
 
   const kind: JobKind<ScanJobPayload> = {
     concurrency: deps.concurrency,

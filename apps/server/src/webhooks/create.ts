@@ -1,11 +1,11 @@
-// Wires webhooks into one process: the `webhook` job kind on the shared queue, the fan-out run when a scan ends,
-// and the subscription service. Deliveries use the scans' fetch policy (the same SSRF rules).
+// Wires webhooks into one process: the `webhook` job kind on the shared queue, the fan-out written in the
+// transaction that ends a scan (registered on the scan's end, scans/scan-ended.ts), and the subscription service. Deliveries use the scans' fetch policy (the same SSRF rules).
 import type { Db } from '@arl/db';
 import type { FetchPolicy } from '@arl/scanner';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { JobQueue, Tx } from '../jobs/queue';
-import type { ScanEnding } from '../scans/results';
+import type { JobQueue } from '../jobs/queue';
+import type { ScanEndedEvents } from '../scans/scan-ended';
 import { SCANNABLE_PORTS, normalizeTarget } from '../scans/target';
 import { defineWebhookJob } from './delivery-job';
 import { WEBHOOK_JOB, queueWebhookEvents } from './events';
@@ -15,14 +15,12 @@ export function webhookFetchPolicy(config: Config, overrides: Partial<FetchPolic
   return { ...overrides, allowPrivateNetworks: config.scan.allowPrivateNetworks, publicPorts: SCANNABLE_PORTS };
 }
 
-/** The hook the scan pipeline runs in the transaction that ends a scan. */
-export function webhookFanOut(config: Config) {
-  return (queue: JobQueue) => async (tx: Tx, ended: ScanEnding): Promise<string[]> =>
-    (await queueWebhookEvents(tx, queue, ended, config.publicUrl)) > 0 ? [WEBHOOK_JOB] : [];
-}
-
-export function createWebhooks(deps: { config: Config; db: Db; queue: JobQueue; clock: () => Date; logger: Logger; fetchPolicy?: Partial<FetchPolicy> }): WebhookService {
-  const { config, db, clock } = deps;
+export function createWebhooks(deps: {
+  config: Config; db: Db; queue: JobQueue; scanEnded: ScanEndedEvents; clock: () => Date; logger: Logger; fetchPolicy?: Partial<FetchPolicy>;
+}): WebhookService {
+  const { config, db, clock, queue } = deps;
+  // The fan-out: the events and their jobs commit with the scan's end or not at all (webhooks/events.ts).
+  deps.scanEnded.inTransaction(async (tx, ended) => ((await queueWebhookEvents(tx, queue, ended, config.publicUrl)) > 0 ? [WEBHOOK_JOB] : []));
   const policy = webhookFetchPolicy(config, deps.fetchPolicy);
   defineWebhookJob(deps.queue, {
     db, clock, policy,
