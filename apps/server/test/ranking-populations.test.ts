@@ -3,7 +3,8 @@
 // its own: same entries, ranks, category ranks and 7-day movement, on random companies with tied scores and times,
 // community companies, and companies without history.
 import { LiveIndex, type CompanyFacts } from '../src/leaderboard/live-index';
-import { WEEK_MS, type HistoryFacts, type ScoredCompany } from '../src/leaderboard/ranking';
+import { sortFieldsOf, WEEK_MS, type HistoryFacts, type ScoredCompany } from '../src/leaderboard/ranking';
+import { compareBySorts } from './support/reference-ranking';
 
 function random(seed: number): () => number {
   return () => {
@@ -12,11 +13,10 @@ function random(seed: number): () => number {
   };
 }
 
-/** Each population ranked on its own (the definition): score desc, reached first, name, id; ranks a week ago likewise. */
+/** Each population ranked on its own (the definition: SORTS.score, read part by part); ranks a week ago likewise. */
 function reference(companies: ScoredCompany[], history: HistoryFacts, now: Date) {
-  const key = (score: number, at: number, c: ScoredCompany) => ({ score, at, nameKey: c.name.toLowerCase(), id: c.id });
-  const compare = (a: ReturnType<typeof key>, b: ReturnType<typeof key>) =>
-    b.score - a.score || a.at - b.at || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const key = (score: number, at: number, c: ScoredCompany) => ({ ...sortFieldsOf(c), score, at });
+  const compare = (a: ReturnType<typeof key>, b: ReturnType<typeof key>) => compareBySorts(a, b, 'score', 'desc');
   const population = (members: ScoredCompany[]) => {
     const order = [...members].sort((a, b) => compare(key(a.score, a.scannedAt.getTime(), a), key(b.score, b.scannedAt.getTime(), b)));
     const past = members

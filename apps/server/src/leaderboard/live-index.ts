@@ -20,8 +20,8 @@
 import type { LeaderboardSchemas } from '@arl/contract';
 import { MinHeap } from './min-heap';
 import {
-  compareToKey, SORTS, WEEK_MS, type HistoryFacts, type HistoryRow, type Keyed, type Order, type Population,
-  type ScoredCompany, type SortKey, type SortTuple,
+  comparatorOf, compareToKey, SORTS, sortFieldsOf, WEEK_MS, type Comparator, type HistoryFacts, type HistoryRow, type Keyed, type Order,
+  type Population, type ScoredCompany, type SortKey, type SortTuple,
 } from './ranking';
 import { SearchIndex } from './search-index';
 import { SortedList, type ChunkSlot } from './sorted-list';
@@ -33,13 +33,6 @@ type Category = LeaderboardSchemas['Category'];
 export interface Item extends Keyed {
   /** Fixed number of the company in the search index. */
   readonly slot: number;
-  // The sort keys' parts (ranking.ts SORTS), kept as plain fields: a change compares a few hundred times.
-  id: string;
-  score: number;
-  at: number;
-  /** 0 with a category, 1 without (the category sort's fixed first part). */
-  noCategory: number;
-  categoryKey: string;
   searchKey: string;
   /** The entry's `company` object, frozen and shared by the answers until the company changes (made when first answered). */
   companyJson: Entry['company'] | null;
@@ -75,27 +68,26 @@ export interface CompanyFacts extends Omit<ScoredCompany, 'scannedAt'> {
   changeVersion?: number;
 }
 
-type ListName = 'score' | 'company' | 'scanned' | 'category:asc' | 'category:desc';
-const LISTS: ListName[] = ['score', 'company', 'scanned', 'category:asc', 'category:desc'];
+// The lists, derived from SORTS (ranking.ts): one per sort in its default order (the other order reads it
+// backwards), and one per order for a sort with a fixed part (the category sort's missing category stays last in both
+// orders, so its desc is not the reverse of its asc). The list named 'score' is the rank order.
+const both = (sort: SortKey) => SORTS[sort].parts.some((p) => p.fixed);
+const listName = (sort: SortKey, order: Order): string => (both(sort) ? `${sort}:${order}` : sort);
+const ORDERS = new Map<string, Comparator<Item>>(
+  (Object.keys(SORTS) as SortKey[]).flatMap((sort) =>
+    (both(sort) ? (['asc', 'desc'] as const) : [SORTS[sort].defaultOrder]).map((order) => [listName(sort, order), comparatorOf<Item>(sort, order)] as const),
+  ),
+);
+const LISTS = [...ORDERS.keys()];
+const byRank = ORDERS.get('score')!;
+// The week-ago rank order: the rank order over the score and time of the history row at the week boundary.
+const comparePast = comparatorOf<Item>('score', 'desc', { score: 'weekAgo[0]', at: 'weekAgo[1]' });
 
-type Bucket = Record<ListName, SortedList<Item>>;
-
-// The orders of SORTS (ranking.ts) in their list's direction, written out over the items' fields (the generic
-// comparator reads each part through a getter; these run a few hundred times per change). The model test checks
-// them against the sort keys the cursors carry.
-const text = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-const byRank = (a: Item, b: Item) => b.score - a.score || a.at - b.at || text(a.nameKey, b.nameKey) || text(a.id, b.id);
-const ORDERS: Record<ListName, (a: Item, b: Item) => number> = {
-  score: byRank,
-  company: (a, b) => text(a.nameKey, b.nameKey) || text(a.id, b.id),
-  scanned: (a, b) => b.at - a.at || text(a.id, b.id),
-  'category:asc': (a, b) => a.noCategory - b.noCategory || text(a.categoryKey, b.categoryKey) || byRank(a, b),
-  'category:desc': (a, b) => a.noCategory - b.noCategory || text(b.categoryKey, a.categoryKey) || byRank(b, a),
-};
+type Bucket = Record<string, SortedList<Item>>;
 
 /** A bucket's lists; `rankSlot` tracks the rank list's chunks on the items (the population's whole bucket). */
 function newBucket(rankSlot: ChunkSlot<Item> | null = null): Bucket {
-  return Object.fromEntries(LISTS.map((name) => [name, new SortedList<Item>(ORDERS[name], name === 'score' ? rankSlot : null)])) as Bucket;
+  return Object.fromEntries(LISTS.map((name) => [name, new SortedList<Item>(ORDERS.get(name)!, name === 'score' ? rankSlot : null)]));
 }
 
 const SLOTS: Record<Population, { rank: ChunkSlot<Item>; past: ChunkSlot<Item> }> = {
@@ -108,13 +100,6 @@ const SLOTS: Record<Population, { rank: ChunkSlot<Item>; past: ChunkSlot<Item> }
     past: { get: (i) => i.pastChunkAll, set: (i, c) => void (i.pastChunkAll = c) },
   },
 };
-
-// The week-ago rank order: the rank order over the scores the companies had at the week boundary.
-function comparePast(a: Item, b: Item): number {
-  const x = a.weekAgo!;
-  const y = b.weekAgo!;
-  return y[0] - x[0] || x[1] - y[1] || text(a.nameKey, b.nameKey) || text(a.id, b.id);
-}
 
 class PopulationIndex {
   /** '' = every ranked company of the population; otherwise a category id. */
@@ -151,7 +136,7 @@ class PopulationIndex {
 interface View {
   list: SortedList<Item>;
   /** The view's order over items. */
-  compare: (a: Item, b: Item) => number;
+  compare: Comparator<Item>;
   reversed: boolean;
   sort: SortKey;
   order: Order;
@@ -202,7 +187,7 @@ export class LiveIndex {
     });
     for (const item of items) index.weekFacts(item);
     for (const name of LISTS) {
-      const sorted = [...items].sort(ORDERS[name]);
+      const sorted = [...items].sort(ORDERS.get(name));
       for (const [population, view] of Object.entries(index.populations) as Array<[Population, PopulationIndex]>) {
         const members = population === 'all' ? sorted : sorted.filter((i) => i.company.source === 'curated');
         // A sorted list filtered keeps its order: the category buckets come from the same sort.
@@ -430,12 +415,14 @@ export class LiveIndex {
     const category = company.category && this.internCategory(company.category);
     company.category = category?.category ?? null;
     item.company = company;
-    item.id = company.id;
-    item.score = company.score;
-    item.at = company.scannedAt.getTime();
-    item.noCategory = category ? 0 : 1;
-    item.categoryKey = category?.key ?? '';
-    item.nameKey = company.name.toLowerCase();
+    // The sort fields (ranking.ts), the category's key shared by its companies.
+    const fields = sortFieldsOf(company, category?.key);
+    item.id = fields.id;
+    item.score = fields.score;
+    item.at = fields.at;
+    item.noCategory = fields.noCategory;
+    item.categoryKey = fields.categoryKey;
+    item.nameKey = fields.nameKey;
     item.searchKey = `${item.nameKey}\n${company.domain.toLowerCase()}`;
     item.companyJson = null;
     item.answeredCurated = item.answeredAll = null;
@@ -506,13 +493,10 @@ function companyOf(facts: CompanyFacts): ScoredCompany {
 }
 
 function viewOf(bucket: Bucket, sort: SortKey, order: Order): View {
-  if (sort === 'category') {
-    const name = order === 'asc' ? 'category:asc' : 'category:desc';
-    return { list: bucket[name], compare: ORDERS[name], reversed: false, sort, order };
-  }
-  const reversed = order !== SORTS[sort].defaultOrder;
-  const forward = ORDERS[sort];
-  return { list: bucket[sort], compare: reversed ? (a, b) => forward(b, a) : forward, reversed, sort, order };
+  const reversed = !both(sort) && order !== SORTS[sort].defaultOrder;
+  const name = listName(sort, order);
+  const forward = ORDERS.get(name)!;
+  return { list: bucket[name], compare: reversed ? (a, b) => forward(b, a) : forward, reversed, sort, order };
 }
 
 function at(view: View, i: number): Item {

@@ -1,14 +1,17 @@
 // The from-scratch ranking the service computed before the live index (the full rebuild of every change): every
 // company and its history sorted once per population, with 7-day movement. The model test compares every live read
-// with it (it shares only the sort definitions of src/leaderboard/ranking.ts, which the cursors carry).
+// with it. It shares only the sort definitions of src/leaderboard/ranking.ts (SORTS and the fields its keys read, which
+// the cursors carry), read the plain way: every order here, the rank order included, compares whole key tuples part
+// by part (compareBySorts), never through the live index's compiled comparators.
 import type { LeaderboardSchemas } from '@arl/contract';
-import { keyOf, SORTS, WEEK_MS, type HistoryFacts, type Order, type Population, type ScoredCompany, type SortKey, type SortTuple } from '../../src/leaderboard/ranking';
+import {
+  keyOf, sortFieldsOf, SORTS, WEEK_MS, type HistoryFacts, type Order, type Population, type ScoredCompany, type SortFields, type SortKey, type SortTuple,
+} from '../../src/leaderboard/ranking';
 
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
 
-export interface RankedEntry {
+export interface RankedEntry extends SortFields {
   company: ScoredCompany;
-  nameKey: string;
   searchKey: string;
   rank: number;
   categoryRank: number | null;
@@ -38,19 +41,16 @@ export interface Snapshot {
   populations: Record<Population, PopulationView>;
 }
 
-// The rank order: higher score first; on equal scores the company that reached its score first keeps the better rank;
-// then name (case-insensitive), then id, so the order is total and stable.
-function compareRank(a: { score: number; at: number; nameKey: string; id: string }, b: typeof a): number {
-  return b.score - a.score || a.at - b.at || (a.nameKey < b.nameKey ? -1 : a.nameKey > b.nameKey ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+/** Two entries' order in (sort, order) as SORTS defines it: their key tuples compared part by part. */
+export function compareBySorts(a: SortFields, b: SortFields, sort: SortKey, order: Order): number {
+  return compareTuples(keyOf(a, sort), keyOf(b, sort), sort, order);
 }
 
+const compareRank = (a: SortFields, b: SortFields) => compareBySorts(a, b, 'score', 'desc');
+
 /** A company with what both populations answer alike, computed once per snapshot. */
-interface Row {
+interface Row extends SortFields {
   company: ScoredCompany;
-  id: string;
-  score: number;
-  at: number;
-  nameKey: string;
   searchKey: string;
   /** The entry's `company` object, shared by both populations' entries (frozen: see `json` below). */
   companyJson: Entry['company'];
@@ -68,16 +68,13 @@ interface Row {
 export function buildSnapshot(companies: ScoredCompany[], history: HistoryFacts, now: Date): Snapshot {
   const weekBoundary = now.getTime() - WEEK_MS;
   const rows: Row[] = companies.map((company) => {
-    const nameKey = company.name.toLowerCase();
+    const fields = sortFieldsOf(company);
     const then = history.weekAgo.get(company.id);
     const first = history.firstRecordedAt.get(company.id);
     return {
       company,
-      id: company.id,
-      score: company.score,
-      at: company.scannedAt.getTime(),
-      nameKey,
-      searchKey: `${nameKey}\n${company.domain.toLowerCase()}`,
+      ...fields,
+      searchKey: `${fields.nameKey}\n${company.domain.toLowerCase()}`,
       companyJson: Object.freeze({
         id: company.id,
         name: company.name,
@@ -100,7 +97,7 @@ export function buildSnapshot(companies: ScoredCompany[], history: HistoryFacts,
     .filter((r) => history.weekAgo.has(r.id))
     .map((r) => {
       const then = history.weekAgo.get(r.id)!;
-      return { row: r, id: r.id, score: then.score, at: then.recordedAt.getTime(), nameKey: r.nameKey };
+      return { ...r, row: r, score: then.score, at: then.recordedAt.getTime() };
     })
     .sort(compareRank)
     .map((p) => p.row);
@@ -128,7 +125,7 @@ function buildPopulation(rows: Row[], past: Row[], allRows: number): PopulationV
     const before = pastRank[row.index];
     return {
       company,
-      nameKey: row.nameKey,
+      id: row.id, score: row.score, at: row.at, nameKey: row.nameKey, noCategory: row.noCategory, categoryKey: row.categoryKey,
       searchKey: row.searchKey,
       rank,
       categoryRank,
