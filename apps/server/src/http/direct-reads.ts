@@ -211,7 +211,7 @@ export class DirectReads {
     const cache = this.cache;
     const version = cache?.currentVersion();
     const bytes = Buffer.from(stringifyBody(out.body));
-    if (cache && version && cache.cacheable(parsed.pathname)) cache.store(parsed.url, version, bytes);
+    if (cache && version && cache.cacheable(parsed.pathname)) cache.store(req ?? parsed.url, version, bytes);
     return { kind: 'answer', bytes };
   }
 

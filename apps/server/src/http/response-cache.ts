@@ -18,6 +18,16 @@ export interface ResponseCacheSource {
   cacheable(pathname: string): boolean;
 }
 
+/** A request's key once computed (by the listener's lookup), for the store of its answer (direct path, recorder). */
+const KEY = Symbol('response cache key');
+type Target = string | (http.IncomingMessage & { originalUrl?: string; [KEY]?: string | null });
+
+function keyOf(target: Target): string | null {
+  if (typeof target === 'string') return canonicalRequestKey(target);
+  if (target[KEY] === undefined) target[KEY] = canonicalRequestKey(target.originalUrl ?? target.url ?? '/');
+  return target[KEY];
+}
+
 interface Entry {
   version: object;
   /** An answer's JSON bytes, or a rendered page (see page). */
@@ -40,7 +50,7 @@ export class ResponseCache {
   /** Answers a GET from the cache; false when the request must go through the app. */
   serveHit(req: http.IncomingMessage, res: http.ServerResponse): boolean {
     if (req.method !== 'GET' || !req.url) return false;
-    const entry = this.current(req.url);
+    const entry = this.current(req.url, req);
     if (!entry || typeof entry.body === 'string') return false;
     const requestId = pickRequestId(req.headers['x-request-id']);
     res.writeHead(200, {
@@ -58,7 +68,7 @@ export class ResponseCache {
 
   /** The stored bytes of a GET of this path and query, if still current (the pages' in-process reads use it). */
   lookup(url: string): Buffer | undefined {
-    const entry = this.current(url);
+    const entry = this.current(url, url);
     if (!entry || typeof entry.body === 'string') return undefined;
     this.counts.hits++;
     return entry.body;
@@ -84,10 +94,10 @@ export class ResponseCache {
    * The current entry of a URL. Most URLs come written canonically (one parameter, or a client's encoding in order),
    * and a key is its own key, so the URL as sent is tried first and the canonical form computed only on a miss.
    */
-  private current(url: string): Entry | undefined {
+  private current(url: string, target: Target): Entry | undefined {
     let entry = this.entries.get(url);
     if (!entry) {
-      const key = canonicalRequestKey(url);
+      const key = keyOf(target);
       if (key === null || key === url) return undefined;
       entry = this.entries.get(key);
     }
@@ -98,14 +108,13 @@ export class ResponseCache {
   recorder() {
     return (req: Request, res: Response, next: NextFunction): void => {
       if (req.method !== 'GET' || !this.source.cacheable(req.path)) return next();
-      const url = req.originalUrl;
       // Runs after the response validator approved the body (it wraps res.json later, so it calls this one last).
       const json = res.json.bind(res);
       res.json = (body: unknown) => {
         const result = json(body);
         // Tagged with the version current once the handler finished; a change during the request drops it.
         const version = this.source.currentVersion();
-        if (res.statusCode === 200 && version) this.store(url, version, Buffer.from(JSON.stringify(body)));
+        if (res.statusCode === 200 && version) this.store(req, version, Buffer.from(JSON.stringify(body)));
         return result;
       };
       next();
@@ -122,9 +131,9 @@ export class ResponseCache {
     return this.source.currentVersion();
   }
 
-  /** Stores the validated 200 answer of a GET of `url` computed from `version` (every way in stores here). */
-  store(url: string, version: object, body: Buffer): void {
-    const key = canonicalRequestKey(url);
+  /** Stores the validated 200 answer of a GET (a request or its URL) computed from `version` (every way in stores here). */
+  store(target: Target, version: object, body: Buffer): void {
+    const key = keyOf(target);
     if (key !== null) this.remember(key, version, body);
   }
 
