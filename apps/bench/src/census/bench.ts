@@ -56,6 +56,9 @@ interface PhaseFigures {
   scansPerSecond: number;
   endings: Record<string, number>;
   causes: Array<[string, number]>;
+  /** Seconds from a scan's start to its end (p50, p90). */
+  durationP50: number;
+  durationP90: number;
   released: number;
   releasedPerSecond: number;
   waitingMean: number;
@@ -77,6 +80,8 @@ export interface CensusBenchResult {
   scannedTwice: number;
   jobsRetried: number;
   workerErrorLines: number;
+  /** The workers' warnings and errors by message, most frequent first. */
+  workerLog: Array<[string, number]>;
 }
 
 const CLK_TCK = 100;
@@ -116,7 +121,10 @@ class WorkerProcess {
   static async start(env: NodeJS.ProcessEnv, resolveArgs: string[], logFile: string): Promise<WorkerProcess> {
     const metricsPort = await freePort();
     const entry = path.join(path.dirname(require.resolve('@arl/server/package.json')), 'dist', 'worker-main.js');
-    const child = spawn(process.execPath, [entry, ...resolveArgs], { env: { ...env, METRICS_PORT: String(metricsPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // BENCH_WORKER_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: not allowed in NODE_OPTIONS) reaches the
+    // workers only, not the bench.
+    const nodeArgs = (process.env.BENCH_WORKER_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const child = spawn(process.execPath, [...nodeArgs, entry, ...resolveArgs], { env: { ...env, METRICS_PORT: String(metricsPort) }, stdio: ['ignore', 'pipe', 'pipe'] });
     const worker = new WorkerProcess(child, metricsPort);
     const log = fs.createWriteStream(logFile, { flags: 'a' });
     const count = (chunk: Buffer) => {
@@ -249,6 +257,12 @@ export async function runCensusBench(o: CensusBenchOptions): Promise<CensusBench
       const [{ released }] = (await db!.executeSql(
         `SELECT count(*)::int AS released FROM scans WHERE origin = 'rescan' AND created_at > $1 AND created_at <= $2`, [t0, t1],
       )).rows;
+      // Latency-bound or CPU-bound: a scan's wall time from start to end, against the CPU it used.
+      const [durations] = (await db!.executeSql(
+        `SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM ended_at - started_at)) AS p50,
+                percentile_cont(0.9) WITHIN GROUP (ORDER BY extract(epoch FROM ended_at - started_at)) AS p90
+         FROM scans WHERE ended_at > $1 AND ended_at <= $2 AND started_at IS NOT NULL`, [t0, t1],
+      )).rows;
       const ended = endings.reduce((n, e) => n + Number(e.n), 0);
       const mean = (xs: number[]) => (xs.length === 0 ? 0 : xs.reduce((a, b) => a + b, 0) / xs.length);
       const figures: WorkerFigures[] = [];
@@ -275,6 +289,7 @@ export async function runCensusBench(o: CensusBenchOptions): Promise<CensusBench
         name, seconds: elapsed, ended, scansPerSecond: ended / elapsed,
         endings: Object.fromEntries(endings.map((e) => [e.ending, Number(e.n)])),
         causes: causes.map((c) => [c.cause, Number(c.n)]),
+        durationP50: Number(durations?.p50 ?? 0), durationP90: Number(durations?.p90 ?? 0),
         released: Number(released), releasedPerSecond: Number(released) / elapsed, waitingMean: mean(waiting),
         workers: figures,
         requestsPerSecond: (c1.requests - c0.requests) / elapsed,
@@ -294,7 +309,13 @@ export async function runCensusBench(o: CensusBenchOptions): Promise<CensusBench
     // Shared work, nothing done twice: the interval outlasts the run, so a domain with two scans was scanned twice.
     const [{ twice }] = (await db.executeSql(`SELECT count(*)::int AS twice FROM (SELECT domain FROM scans GROUP BY domain HAVING count(*) > 1) d`)).rows;
     const [{ retried }] = (await db.executeSql(`SELECT count(*)::int AS retried FROM jobs WHERE kind = 'scan' AND attempts > 1`)).rows;
+    const byMessage = new Map<string, number>();
+    for (const line of fs.readFileSync(logFile, 'utf8').split('\n')) {
+      const msg = /"msg":"([^"]*)"/.exec(line)?.[1];
+      if (msg) byMessage.set(msg, (byMessage.get(msg) ?? 0) + 1);
+    }
     return {
+      workerLog: [...byMessage].sort((a, b) => b[1] - a[1]).slice(0, 6),
       options: o, intervalSeconds, port: ready.port, addresses: ready.addresses, mix: mixOf(sites), phases,
       scannedTwice: Number(twice), jobsRetried: Number(retried), workerErrorLines: workers.reduce((n, w) => n + w.errorLines, 0),
     };
@@ -328,6 +349,7 @@ export function printCensusBench(r: CensusBenchResult): void {
     console.log(`\n${p.name} (${p.load}):`);
     console.log(`  scans ended ${p.ended} in ${f1(p.seconds)} s = ${f2(p.scansPerSecond)} scans/s; endings ${JSON.stringify(p.endings)}`);
     for (const [cause, n] of p.causes) console.log(`    ${n} x ${cause}`);
+    console.log(`  a scan's wall time from start to end: p50 ${f1(p.durationP50)} s, p90 ${f1(p.durationP90)} s`);
     console.log(`  scheduler released ${f2(p.releasedPerSecond)} rescans/s (asked ${f1(o.sites / r.intervalSeconds)}), ${f1(p.waitingMean)} scans waiting on average`);
     console.log(`  at the simulated servers: ${f1(p.requestsPerSecond)} requests/s, ${f1(p.handshakesPerSecond)} TLS handshakes/s, ${f2(p.mbPerSecond)} MB/s; the simulator itself used ${f2(p.simulatorCores)} cores`);
     for (const w of p.workers) {
@@ -339,6 +361,8 @@ export function printCensusBench(r: CensusBenchResult): void {
   const two = r.phases[r.phases.length - 1];
   const both = two.workers.every((w) => w.ended > 0);
   console.log(`\nshared work: both processes ended scans (${two.workers.map((w) => w.ended).join(' + ')}): ${met(both)}; domains scanned twice ${r.scannedTwice}, scan jobs retried ${r.jobsRetried}: ${met(r.scannedTwice === 0)}; worker error lines ${r.workerErrorLines} (log: ${path.join(os.tmpdir(), `arl-census-bench-workers-${process.pid}.log`)})`);
+
+  if (r.workerLog.length > 0) console.log(`  workers' warnings and errors: ${r.workerLog.map(([m, n]) => `${n} x ${m}`).join('; ')}`);
 
   // The machine: two worker processes on these 2 cores, as measured (the simulator, PostgreSQL and the rest of the
   // machine's load took their share), and the CPU ceiling of a dedicated machine (2 cores / CPU-s per scan).
