@@ -5,7 +5,10 @@ import { CursorError, type LeaderboardService } from './service';
 
 type ReadOperations = Pick<LeaderboardOperations, 'listLeaderboard' | 'listCategories' | 'getCompany'>;
 
-export function leaderboardReadHandlers(service: LeaderboardService): Handlers<ReadOperations> {
+/** The handlers get the three reads they answer from, not the service's loading and change machinery. */
+export type LeaderboardReads = Pick<LeaderboardService, 'list' | 'categories' | 'company'>;
+
+export function leaderboardReadHandlers(service: LeaderboardReads): Handlers<ReadOperations> {
   return {
     async listLeaderboard({ query }) {
       try {
