@@ -344,7 +344,7 @@ export function printCensusBench(r: CensusBenchResult): void {
   console.log(`simulated internet: ${o.sites.toLocaleString('en')} sites on ${r.addresses} loopback addresses (port ${r.port}, TLS with the bench authority), seed ${o.seed}`);
   console.log(`  mix: robots.txt ${pct(m.robots)}, AI crawlers blocked ${pct(m.aiBlocked)}, Content Signals ${pct(m.contentSignals)}, llms.txt ${pct(m.llmsTxt)}, markdown ${pct(m.markdown)}, dead ${pct(m.dead)}, WAF ${pct(m.waf)}, dripping ${pct(m.drip)}`);
   console.log(`  home page HTML median ${f1(m.htmlMedianBytes / 1024)} KB, p90 ${f1(m.htmlP90Bytes / 1024)} KB, over 1 MB ${pct(m.overOneMb)}; round trip median ${m.rttMedianMs} ms (20-300)`);
-  console.log(`  SCAN_CONCURRENCY=${o.concurrency} per process, RESCAN_INTERVAL=${r.intervalSeconds}s (asks ${f1(o.sites / r.intervalSeconds)} rescans/s), SCAN_IP_GAP 2s, warm-up ${o.warmupSeconds} s, window ${o.seconds} s`);
+  console.log(`  SCAN_CONCURRENCY=${o.concurrency} per process, RESCAN_INTERVAL=${r.intervalSeconds}s (asks ${f1(o.sites / r.intervalSeconds)} rescans/s), SCAN_IP_GAP ${process.env.SCAN_IP_GAP ?? '2s'}, warm-up ${o.warmupSeconds} s, window ${o.seconds} s`);
   for (const p of r.phases) {
     console.log(`\n${p.name} (${p.load}):`);
     console.log(`  scans ended ${p.ended} in ${f1(p.seconds)} s = ${f2(p.scansPerSecond)} scans/s; endings ${JSON.stringify(p.endings)}`);
