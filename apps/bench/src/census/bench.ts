@@ -45,6 +45,8 @@ interface WorkerFigures {
   rssMeanMb: number;
   rssMaxMb: number;
   inFlightMean: number;
+  /** Queries waiting for a pool connection, mean of the samples: above 0, the pool is a queue. */
+  poolWaitingMean: number;
   /** (mean RSS − RSS before scanning) / mean in-flight scans. */
   rssPerScanMb: number | null;
 }
@@ -103,6 +105,13 @@ async function freePort(host = '127.0.0.1'): Promise<number> {
   const port = (s.address() as net.AddressInfo).port;
   await new Promise((r) => s.close(r));
   return port;
+}
+
+/** Queries queued for one of the worker's PostgreSQL pool connections right now (arl_db_pool_connections). */
+async function scrapePoolWaiting(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith('arl_db_pool_connections{state="waiting"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
 }
 
 async function scrapeEnded(port: number): Promise<number> {
@@ -222,7 +231,7 @@ export async function runCensusBench(o: CensusBenchOptions): Promise<CensusBench
     const phase = async (name: string): Promise<PhaseFigures> => {
       const idle = new Map(workers.map((w) => [w.pid, rssMb(w.pid)]));
       await sleep(o.warmupSeconds * 1000);
-      const samples = new Map<number, { rss: number[]; inFlight: number[] }>(workers.map((w) => [w.pid, { rss: [], inFlight: [] }]));
+      const samples = new Map<number, { rss: number[]; inFlight: number[]; poolWaiting: number[] }>(workers.map((w) => [w.pid, { rss: [], inFlight: [], poolWaiting: [] }]));
       const waiting: number[] = [];
       const t0 = new Date();
       const cpu0 = new Map(workers.map((w) => [w.pid, cpuSeconds(w.pid)]));
@@ -238,6 +247,7 @@ export async function runCensusBench(o: CensusBenchOptions): Promise<CensusBench
         for (const w of workers) {
           samples.get(w.pid)!.rss.push(rssMb(w.pid));
           samples.get(w.pid)!.inFlight.push(active.get(w.pid) ?? 0);
+          samples.get(w.pid)!.poolWaiting.push(await scrapePoolWaiting(w.metricsPort).catch(() => 0));
         }
         const [{ n }] = (await db!.executeSql(`SELECT count(*)::int AS n FROM scans WHERE state = 'waiting'`)).rows;
         waiting.push(Number(n));
@@ -282,6 +292,7 @@ export async function runCensusBench(o: CensusBenchOptions): Promise<CensusBench
           rssMeanMb: rssMean,
           rssMaxMb: Math.max(...s.rss),
           inFlightMean: inFlight,
+          poolWaitingMean: mean(s.poolWaiting),
           rssPerScanMb: inFlight > 0 ? (rssMean - (idle.get(w.pid) ?? 0)) / inFlight : null,
         });
       }
@@ -355,7 +366,7 @@ export function printCensusBench(r: CensusBenchResult): void {
     for (const w of p.workers) {
       const perCpu = w.cpuSeconds > 0 ? w.ended / w.cpuSeconds : 0;
       console.log(`  worker pid ${w.pid}: ${f2(w.scansPerSecond)} scans/s, ${f2(w.cores)} cores busy, ${f1(perCpu)} scans per CPU-second (${(w.ended > 0 ? (w.cpuSeconds / w.ended) : 0).toFixed(3)} CPU-s per scan); ` +
-        `RSS ${f1(w.rssIdleMb)} MB idle, ${f1(w.rssMeanMb)} mean, ${f1(w.rssMaxMb)} max; ${f1(w.inFlightMean)} scans in flight, ${w.rssPerScanMb === null ? 'n/a' : f2(w.rssPerScanMb)} MB per in-flight scan`);
+        `RSS ${f1(w.rssIdleMb)} MB idle, ${f1(w.rssMeanMb)} mean, ${f1(w.rssMaxMb)} max; ${f1(w.inFlightMean)} scans in flight, ${w.rssPerScanMb === null ? 'n/a' : f2(w.rssPerScanMb)} MB per in-flight scan; ${f1(w.poolWaitingMean)} queries waiting for a pool connection`);
     }
   }
   const two = r.phases[r.phases.length - 1];
