@@ -3,7 +3,7 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import fc from 'fast-check';
-import { memoizedValidator, stringifyBody } from '../src/http/frozen-memo';
+import { bodyBytes, memoizedValidator, stringifyBody } from '../src/http/frozen-memo';
 import { LiveIndex } from '../src/leaderboard/live-index';
 
 const deepFreeze = <T>(value: T): T => {
@@ -168,4 +168,38 @@ test('an entry with a new rank reuses its company\'s text and still writes exact
     const body = { items: [deepFreeze({ rank, company, note: undefined, at: new Date(0) })] };
     expect(stringifyBody(body)).toBe(JSON.stringify(body));
   }
+});
+
+test('a frozen answer kept whole is written from the same bytes and checked once; an answer that is not frozen, afresh each time', () => {
+  let envelopes = 0;
+  const memo = memoizedValidator((s) => {
+    const validate = ajv.compile(s);
+    if ((s as { required?: string[] }).required?.includes('total')) {
+      return ((value: unknown) => {
+        envelopes++;
+        return validate(value);
+      }) as typeof validate;
+    }
+    return validate;
+  }, schema);
+  const kept = deepFreeze({ items: [{ n: 1, url: 'https://a.example/' }], total: 1 });
+  expect(memo(kept)).toBe(true);
+  expect(memo(kept)).toBe(true);
+  expect(envelopes).toBe(1);
+  const open = { items: [{ n: 1, url: 'https://a.example/' }], total: 1 };
+  expect(memo(open)).toBe(true);
+  expect(memo(open)).toBe(true);
+  expect(envelopes).toBe(3);
+  // A frozen answer that failed is checked again (it is never answered, so nothing is kept for it).
+  const wrong = deepFreeze({ items: [], total: 'x' });
+  expect(memo(wrong)).toBe(false);
+  expect(memo(wrong)).toBe(false);
+  expect(envelopes).toBe(5);
+
+  const first = bodyBytes(kept);
+  expect(first.toString()).toBe(JSON.stringify(kept));
+  expect(bodyBytes(kept)).toBe(first);
+  const fresh = bodyBytes(open);
+  expect(fresh.toString()).toBe(JSON.stringify(open));
+  expect(bodyBytes(open)).not.toBe(fresh);
 });

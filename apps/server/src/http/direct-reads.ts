@@ -22,7 +22,7 @@ import type { Logger } from 'pino';
 import type { ResponseValidation } from '../config';
 import { operationShape } from '../mcp/operation-schemas';
 import { ApiError } from './errors';
-import { memoizedValidator, stringifyBody, type MemoizedValidator } from './frozen-memo';
+import { bodyBytes, memoizedValidator, type MemoizedValidator } from './frozen-memo';
 import type { OperationHandler } from './operations';
 import { OpenApiReader } from './openapi-resolve';
 import { pickRequestId } from './request-id';
@@ -210,7 +210,7 @@ export class DirectReads {
     // Tagged with the version current once the handler finished, like the full path's recorder does.
     const cache = this.cache;
     const version = cache?.currentVersion();
-    const bytes = Buffer.from(stringifyBody(out.body));
+    const bytes = bodyBytes(out.body);
     if (cache && version && cache.cacheable(parsed.pathname)) cache.store(req ?? parsed.url, version, bytes);
     return { kind: 'answer', bytes };
   }
