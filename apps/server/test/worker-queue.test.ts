@@ -3,6 +3,7 @@ import { createTestDb, type TestDb } from '@arl/db';
 import { JobQueue, type Job, type JobContext } from '../src/jobs/queue';
 import { DeadlineAbort, ShutdownAbort, Worker } from '../src/jobs/worker';
 import { createLogger } from '../src/logger';
+import pino from 'pino';
 
 const logger = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent');
 let db: TestDb;
@@ -134,6 +135,36 @@ test('a job whose worker vanished is recovered after its lease expires and runs 
     expect(runs).toEqual([2]);
     // The ghost cannot complete what is no longer its job.
     await expect(queue.complete(ghostJob, 'ghost')).rejects.toThrow('no longer held');
+  } finally {
+    await worker.stop();
+  }
+});
+
+test('a renewal after the job completed in its own transaction is not a lost lease: no abort, no warning', async () => {
+  // issue 30: every census run logged "lease lost: aborting the job" for scans that then ended normally. The ending
+  // transaction completes the job (completeIn), and the follow-up work after its commit (change feed, ranks) outlives
+  // a heartbeat, whose renewal then finds the job completed: not ours any more, but because we finished it.
+  const warnings: string[] = [];
+  const captured = pino({ level: 'warn' }, { write: (line: string) => warnings.push(JSON.parse(line).msg) });
+  const queue = new JobQueue(db, captured);
+  let signal: AbortSignal | undefined;
+  queue.define('ends-early', {
+    concurrency: 1, maxAttempts: 1, timeoutMs: 10_000,
+    async run(_job, ctx) {
+      signal = ctx.signal;
+      await db.prisma.$transaction((tx) => ctx.completeIn(tx));
+      // Three renewal intervals (leaseMs / 3 = 50 ms) of work after the commit.
+      await new Promise((r) => setTimeout(r, 200));
+    },
+  });
+  const worker = new Worker(queue, captured, { pollMs: 20, leaseMs: 150 });
+  worker.start();
+  try {
+    const id = await queue.enqueue('ends-early', {});
+    await waitFor('completion', async () => (await jobState(id))?.state === 'completed');
+    await waitFor('the handler to return', async () => worker.inFlight === 0);
+    expect(signal?.aborted).toBe(false);
+    expect(warnings).toEqual([]);
   } finally {
     await worker.stop();
   }

@@ -156,13 +156,18 @@ export class Worker {
     const deadline = new Date(Date.now() + job.timeoutMs);
     const deadlineTimer = setTimeout(() => controller.abort(new DeadlineAbort(job.timeoutMs)), job.timeoutMs);
     let renewing = false;
+    /** Set once this attempt marked the job completed (in the handler's transaction or after it). */
+    let completed = false;
     const heartbeat = setInterval(() => {
       if (renewing) return;
       renewing = true;
       this.queue
         .renew(job, this.id, this.leaseMs)
         .then((ours) => {
-          if (!ours && !controller.signal.aborted) {
+          // A renewal that waited on the ending transaction's row lock finds the job completed, no longer ours: that
+          // is this worker's own completion (completeIn ran in that transaction), not a lost lease. Aborting then
+          // would log a false alarm and abort the follow-up work (change feed, ranks) of a job that is done.
+          if (!ours && !controller.signal.aborted && !completed) {
             log.warn('lease lost: aborting the job');
             controller.abort(new LeaseLostError(job.id));
           }
@@ -175,7 +180,6 @@ export class Worker {
     this.active.set(job.kind, (this.active.get(job.kind) ?? 0) + 1);
     if (this.handingBack) controller.abort(new ShutdownAbort());
 
-    let completed = false;
     const done = (async () => {
       try {
         if (!definition) throw new Error(`no handler for job kind ${job.kind}`);
@@ -189,7 +193,10 @@ export class Worker {
             completed = true;
           },
         });
-        if (!completed) await this.queue.complete(job, this.id);
+        if (!completed) {
+          await this.queue.complete(job, this.id);
+          completed = true;
+        }
       } catch (err) {
         if (err instanceof LeaseLostError) {
           log.warn('job finished after losing its lease: its outcome was discarded');
