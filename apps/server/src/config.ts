@@ -16,6 +16,8 @@ export interface Config {
   feedbackPublicUrl: string;
   dataDir: string;
   databaseUrl: string | null;
+  /** DATABASE_POOL_MAX: connections of this process's PostgreSQL pool; null: sized by databasePoolMax(). */
+  databasePoolMax: number | null;
   logLevel: string;
   /** pretty (pino-pretty) or json; null = pretty in development on a terminal, else json. */
   logFormat: 'pretty' | 'json' | null;
@@ -208,6 +210,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     feedbackPublicUrl: url('FEEDBACK_PUBLIC_URL', null, ['http:', 'https:']) ?? `http://${linkHost}:${feedbackPort}`,
     dataDir: path.resolve(cwd, read('DATA_DIR') ?? './data'),
     databaseUrl,
+    databasePoolMax: read('DATABASE_POOL_MAX') === undefined ? null : int('DATABASE_POOL_MAX', 10, 1, 500),
     logLevel,
     logFormat: logFormat as Config['logFormat'],
     metricsPort,

@@ -4,6 +4,7 @@ import { createDb, migrate, seed, type Db } from '@arl/db';
 import type { Logger } from 'pino';
 import { createChangeFeed, type ChangeFeed } from './changes';
 import { pgliteDir, type Config } from './config';
+import { databasePoolMax } from './jobs/pool-size';
 import { createFeedbackService } from './feedback/create';
 import type { FeedbackService } from './feedback/service';
 import { DisputeService } from './disputes/service';
@@ -73,6 +74,8 @@ export interface RuntimeOptions {
   fetchPolicy?: Partial<FetchPolicy>;
   /** Overrides of the event streams' limits and timings (tests); never from env. */
   streamLimits?: Partial<StreamLimits>;
+  /** This process runs the job worker (sizes the database pool; default: WORKER_IN_PROCESS). */
+  runsWorker?: boolean;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
@@ -82,7 +85,12 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
   const ownsDb = !options.db;
   const db =
     options.db ??
-    (await createDb({ databaseUrl: config.databaseUrl ?? undefined, dataDir: pgliteDir(config), logger: logger.child({ module: 'db' }) }));
+    (await createDb({
+      databaseUrl: config.databaseUrl ?? undefined,
+      dataDir: pgliteDir(config),
+      poolMax: databasePoolMax(config, options.runsWorker ?? config.scan.inProcessWorker),
+      logger: logger.child({ module: 'db' }),
+    }));
   try {
     if (options.prepare !== false) {
       const started = Date.now();

@@ -38,7 +38,7 @@ runMain('Worker', async () => {
   const { createRuntime } = require('./runtime') as typeof import('./runtime');
   const logger = createLogger(config.logLevel, { secrets: secretsOf(config), ...logOutputOf(config) });
   logger.info({ ...storageOf(config), dataDir: config.dataDir }, 'starting');
-  const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv) });
+  const runtime = await createRuntime(config, { logger, fetchPolicy: parseResolveFlags(argv), runsWorker: true });
   const background = startBackground(runtime, { leaseMs });
   const ops = config.metricsPort === null ? null : await startOpsServer({
     host: config.host, port: config.metricsPort, metrics: runtime.metrics, logger,

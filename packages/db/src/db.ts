@@ -22,6 +22,11 @@ export interface DbOptions {
   dataDir?: string;
   /** PostgreSQL schema name, default 'public' (or the `schema` parameter of `databaseUrl`). Created if missing. */
   schema?: string;
+  /**
+   * Connections of the PostgreSQL pool (default 10, pg's own). A worker running many scans at once needs more: each
+   * scan writes its steps and its ending while the others do; see the server's databasePoolMax().
+   */
+  poolMax?: number;
   logger?: Logger;
 }
 
@@ -120,6 +125,7 @@ export async function createPostgresDb(databaseUrl: string, options: DbOptions):
   // Bounded waits: while PostgreSQL restarts or the network is cut, a query that needs a new connection fails after
   // 5 s (the API answers 503, the worker backs off) instead of waiting for ever; keepAlive finds dead sockets.
   const poolConfig: pg.PoolConfig = { connectionString: baseUrl.toString(), options: searchPath, connectionTimeoutMillis: 5_000, keepAlive: true };
+  const pool = new pg.Pool({ ...poolConfig, max: options.poolMax ?? 10 });
 
   // Create the schema first (and fail early with a clear message when the server is unreachable).
   const setup = new pg.Client({ connectionString: baseUrl.toString() });
@@ -133,7 +139,6 @@ export async function createPostgresDb(databaseUrl: string, options: DbOptions):
   }
   await setup.end().catch(() => undefined);
 
-  const pool = new pg.Pool(poolConfig);
   pool.on('error', (err) => options.logger?.error({ err }, '@arl/db: idle PostgreSQL connection error'));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool, { schema }) });
 
