@@ -2,7 +2,7 @@ export type { CheckLabel, CheckResult, CheckStatus, CheckTier, Evidence, Evidenc
 export type { FetchPolicy } from './fetch/policy';
 export { DEFAULT_FETCH_POLICY } from './fetch/policy';
 export { createGuardedFetch } from './fetch/guarded-fetch';
-export type { GuardedFetch } from './fetch/guarded-fetch';
+export type { GuardedFetch, ReusingGuardedFetch } from './fetch/guarded-fetch';
 export { GuardedFetchError, isGuardedFetchError } from './fetch/errors';
 export type { GuardedFetchErrorCode } from './fetch/errors';
 export { checkScannableUrl } from './fetch/check-scannable-url';

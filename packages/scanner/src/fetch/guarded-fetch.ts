@@ -12,6 +12,15 @@ import { isIpLiteral, isLoopbackAddress, isPublicAddress, stripBrackets } from '
 
 export type GuardedFetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** A guarded fetch that keeps its connections open between requests, until close(). */
+export type ReusingGuardedFetch = GuardedFetch & {
+  /** Closes every kept connection (idle or not); requests made after it open connections again. Idempotent. */
+  close(): void;
+};
+
+/** How long a kept connection may sit idle before it is closed (a scan's requests to one host come in bursts). */
+const IDLE_CONNECTION_MS = 5_000;
+
 /**
  * A request header of ours, never sent: a request carrying it goes out without a Web Bot Auth signature, so the scan
  * can tell a site that challenges unsigned requests from one that challenges ours.
@@ -28,6 +37,8 @@ interface OutgoingRequest {
 }
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+const STALE_CONNECTION_CODES = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const NULL_BODY_STATUSES = new Set([101, 204, 205, 304]);
 
 /**
@@ -40,11 +51,29 @@ export interface GuardedFetchTestHooks {
 }
 
 export function createGuardedFetch(
-  policyInput: Partial<FetchPolicy> & { signal?: AbortSignal } = {},
+  policyInput?: Partial<FetchPolicy> & { signal?: AbortSignal; reuseConnections?: false },
+  testHooks?: GuardedFetchTestHooks,
+): GuardedFetch;
+/**
+ * With `reuseConnections`, requests to one origin share kept-alive connections (issue 30: a scan's ~50 requests each
+ * opened a TCP connection and a TLS handshake, three round trips apiece). The caller closes them with close() when
+ * the scan ends; the scan's signal closes them too.
+ */
+export function createGuardedFetch(
+  policyInput: Partial<FetchPolicy> & { signal?: AbortSignal; reuseConnections: true },
+  testHooks?: GuardedFetchTestHooks,
+): ReusingGuardedFetch;
+export function createGuardedFetch(
+  policyInput: Partial<FetchPolicy> & { signal?: AbortSignal; reuseConnections?: boolean } = {},
   testHooks: GuardedFetchTestHooks = {},
-): GuardedFetch {
-  const { signal: scanSignal, ...rest } = policyInput;
+): GuardedFetch | ReusingGuardedFetch {
+  const { signal: scanSignal, reuseConnections, ...rest } = policyInput;
   const policy = resolveFetchPolicy(rest);
+  const agents = reuseConnections ? new ConnectionPools() : null;
+  if (agents && scanSignal) {
+    if (scanSignal.aborted) agents.close();
+    else scanSignal.addEventListener('abort', () => agents.close(), { once: true });
+  }
   const limiter = new HostLimiter(policy.perHostConcurrency);
   const secureContext = policy.extraCaPem ? trustingContext(policy.extraCaPem) : undefined;
   // One answer per hostname per scan: later requests reuse the address we already vetted.
@@ -60,7 +89,7 @@ export function createGuardedFetch(
     return pending;
   };
 
-  return async function guardedFetch(input, init) {
+  const guardedFetch: GuardedFetch = async function guardedFetch(input, init) {
     const request = await normalizeRequest(input, init);
     const signals = [scanSignal, request.signal].filter((s): s is AbortSignal => s !== undefined);
     const signal = signals.length > 0 ? AbortSignal.any(signals) : undefined;
@@ -87,7 +116,8 @@ export function createGuardedFetch(
       if (policy.signer && !unsigned) {
         for (const [name, value] of Object.entries(await policy.signer.headersFor(method, parsed.url))) headers.set(name, value);
       }
-      const response = await requestOnce(parsed.url, address, method, headers, body, policy, limiter, signal, secureContext);
+      const agent = agents?.for(parsed.url.protocol, address) ?? false;
+      const response = await requestOnce(parsed.url, address, method, headers, body, policy, limiter, signal, secureContext, agent);
       if (!REDIRECT_STATUSES.has(response.status) || request.redirect === 'manual') {
         return withUrl(response, url, hop > 0);
       }
@@ -117,11 +147,42 @@ export function createGuardedFetch(
       url = next.href;
     }
   };
+  if (!agents) return guardedFetch;
+  return Object.assign(guardedFetch, { close: () => agents.close() });
+}
+
+/**
+ * Kept-alive connections, one agent per address dialled: a connection is only ever reused for the address it was
+ * opened to, which was vetted (and pinned by the lookup below) when it was opened. Within an agent, Node keys its
+ * connections by host, port and TLS server name, so a connection opened for one name never serves another.
+ */
+class ConnectionPools {
+  private readonly agents = new Map<string, http.Agent>();
+  private closed = false;
+
+  for(protocol: string, address: ResolvedAddress): http.Agent | false {
+    if (this.closed) return false;
+    const key = `${protocol}//${address.family}/${address.address}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      // `timeout`: an idle kept connection is closed after it (Node's agent destroys a free socket that times out).
+      const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS, scheduling: 'lifo' as const };
+      agent = protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const agent of this.agents.values()) agent.destroy();
+    this.agents.clear();
+  }
 }
 
 /**
  * A TLS context trusting Node's bundled roots and `extraCaPem`, built once per distinct PEM: parsing ~150 roots for
- * every connection would cost more than the handshake (the scanner opens a connection per request).
+ * every connection would cost more than the handshake (a scan opens a connection per host, more without reuse).
  */
 const trustingContexts = new Map<string, tls.SecureContext>();
 function trustingContext(extraCaPem: string): tls.SecureContext {
@@ -191,6 +252,7 @@ async function requestOnce(
   limiter: HostLimiter,
   signal: AbortSignal | undefined,
   secureContext: tls.SecureContext | undefined,
+  agent: http.Agent | false,
 ): Promise<Response> {
   const href = url.href;
   let release: () => void;
@@ -248,7 +310,8 @@ async function requestOnce(
       path: `${url.pathname}${url.search}`,
       method,
       headers: outgoing,
-      agent: false,
+      // false: a connection of its own, closed after the answer; an agent: a kept connection to this address.
+      agent,
       servername: isIpLiteral(hostname) ? undefined : hostname,
       // Only with policy.extraCaPem: the bundled roots plus those authorities; verification itself is unchanged.
       ...(secureContext && url.protocol === 'https:' ? { secureContext } : {}),
@@ -258,7 +321,20 @@ async function requestOnce(
         else callback(null, address.address, address.family);
       }) as never,
     });
-    req.on('error', (error) => fail(classifyNetworkError(error, href)));
+    req.on('error', (error) => {
+      // A kept connection the server closed while it sat idle (its keep-alive timeout ran out first) fails the next
+      // request before any answer. That is our reuse, not the site: an idempotent request goes again, once, on a
+      // connection of its own.
+      if (!settled && !finished && agent !== false && req.reusedSocket && STALE_CONNECTION_CODES.has((error as NodeJS.ErrnoException).code ?? '')
+        && IDEMPOTENT_METHODS.has(method) && !signal?.aborted) {
+        settled = true;
+        finish();
+        req.destroy();
+        resolvePromise(requestOnce(url, address, method, headers, body, policy, limiter, signal, secureContext, false));
+        return;
+      }
+      fail(classifyNetworkError(error, href));
+    });
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       if (status < 200 || status > 599) {

@@ -88,6 +88,7 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     }
   };
 
+  let closeConnections = (): void => undefined;
   try {
     progress('resolving');
     if (userSignal?.aborted) return end('interrupted', INTERRUPTED_CAUSE);
@@ -96,7 +97,9 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
       return end('failed', checked.code === 'dns' || checked.code === 'blocked_address' ? causeForFetchError(checked.code, hostOf(url), checked.reason, policy.requestTimeoutMs) : checked.reason);
     }
     const target = checked.url.href;
-    const fetch = createGuardedFetch({ ...policy, signal });
+    // Kept-alive connections per host for this scan only, closed when it ends (finally below).
+    const fetch = createGuardedFetch({ ...policy, signal, reuseConnections: true });
+    closeConnections = fetch.close;
     const fetcher = new DocFetcher(fetch, { userAgent: policy.userAgent, signed: policy.signer !== undefined });
     // MCP sessions see a WAF's answer as an unreachable server, not as a broken handshake.
     const sessionFetch = failOnBlocks(fetch);
@@ -181,6 +184,7 @@ export async function scan(url: string, options: ScanOptions = {}): Promise<Scan
     return end('interrupted', OUR_FAILURE_CAUSE);
   } finally {
     clearTimeout(budgetTimer);
+    closeConnections();
   }
 }
 
