@@ -1,7 +1,8 @@
 // The census bench's simulated internet, served: one HTTPS server (the bench authority's wildcard certificate) behind a
 // listener on each loopback address of the population, answering each site by its SNI name and Host header.
 //
-// Time, as a scanner meets it on the web (it opens a connection per request, agent: false, so every request pays):
+// Time, as a scanner meets it on the web (a new connection pays all of it; the scanner keeps connections per host within
+// a scan, and a request on a kept connection pays only the response's round trip and transfer):
 // - the TLS handshake is answered after 2 round trips (TCP's SYN and TLS 1.3's one round trip; a loopback connect is
 //   instant, so both are added in the SNI callback, which delays the ServerHello);
 // - a response starts one round trip plus the page's transfer time (its bytes at the site's speed) after the request.
