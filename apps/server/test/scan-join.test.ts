@@ -61,7 +61,11 @@ test('once the worker runs, the joined scan ends once and every recipient gets o
       return texts.length >= 2 ? texts : undefined;
     });
     expect(mails.map((m) => /^To: (.*)$/m.exec(m)![1]).sort()).toEqual(['first@example.com', 'second@example.com']);
-    const rows = await t.db.prisma.mailOutbox.findMany({ where: { scanId: scan.id } });
+    // The file lands before the sender marks its row sent: wait for the marks, then check there are exactly two.
+    const rows = await pollUntil('two rows marked sent', async () => {
+      const found = await t.db.prisma.mailOutbox.findMany({ where: { scanId: scan.id } });
+      return found.every((r) => r.status === 'sent') ? found : undefined;
+    });
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
     // Every scan submitted above ends.
     for (const s of await t.db.prisma.scan.findMany({ select: { id: true } })) await t.waitForEnd(s.id, 30_000);
