@@ -11,6 +11,7 @@ import type { LeaderboardSchemas } from '@arl/contract';
 import { commitEnding } from '../src/scans/scan-job';
 import { openDataOf } from '../src/open-data';
 import { OpenDataService } from '../src/open-data/service';
+import { WeeklySeries } from '../src/open-data/weekly-series';
 import { ensureCategory, gradeOf, insertCompany } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/harness';
 
@@ -299,3 +300,41 @@ test('a read that cannot wait for the past weeks answers at once with the curren
     impatient.close();
   }
 });
+
+test('the wait for the past weeks is the computation\'s, not each read\'s: once it is over, reads answer at once', async () => {
+  await t.runtime.leaderboard.fillDetails();
+  const full = await got('all', undefined);
+  const pastWeeks = full.weekly!.slice(0, -1);
+  expect(pastWeeks.length).toBeGreaterThan(1);
+  // Fresh (nothing computed yet) and read while the score history is locked: the past weeks cannot be computed.
+  const series = new WeeklySeries(t.runtime.db);
+  const waitMs = 1_500;
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const holder = t.runtime.db.prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe('LOCK TABLE score_history IN ACCESS EXCLUSIVE MODE');
+    locked();
+    await released;
+  }, { timeout: 60_000 });
+  try {
+    await isLocked;
+    const first = await series.past('all', null, now, waitMs);
+    expect(first.points).toEqual([]);
+    // The same computation is still blocked: the next reads do not wait for it again (before: 1.5 s each).
+    const started = performance.now();
+    for (let i = 0; i < 3; i++) expect((await series.past('all', null, now, waitMs)).points).toEqual([]);
+    expect(performance.now() - started).toBeLessThan(waitMs);
+  } finally {
+    release();
+    await holder;
+  }
+  // Released: the computation goes on, and a later read has every week.
+  let after = await series.past('all', null, now, waitMs);
+  for (let i = 0; i < 200 && after.points.length < pastWeeks.length; i++) {
+    await new Promise((r) => setTimeout(r, 25));
+    after = await series.past('all', null, now, waitMs);
+  }
+  expect(after.points).toEqual(pastWeeks);
+}, 60_000);

@@ -30,8 +30,12 @@ export const weekEnding = (end: number): string => new Date(end - DAY_MS).toISOS
 export class WeeklySeries {
   /** Computed points by scope and week end. */
   private readonly done = new Map<string, WeeklyPoint>();
-  /** Per scope, the statements computing its missing weeks (one chain at a time). */
-  private readonly running = new Map<string, Promise<void>>();
+  /**
+   * Per scope, the statements computing its missing weeks (one chain at a time) and until when answers wait for
+   * them: the wait is the chain's, not each read's, so once a chain has run `waitMs` (minutes of statements at a
+   * million companies) every read answers at once with the weeks computed so far.
+   */
+  private readonly running = new Map<string, { chain: Promise<void>; waitUntil: number }>();
   /** Counts `clear` calls: a chain started before one does not keep what it computes. */
   private generation = 0;
   /** Changes whenever a point is computed (an answer that left weeks out is made again). */
@@ -53,10 +57,10 @@ export class WeeklySeries {
     const scope = `${population}:${categoryId ?? ''}`;
     const missing = ends.filter((end) => !this.done.has(`${scope}:${end}`)).reverse();
     if (missing.length > 0) {
-      let chain = this.running.get(scope);
-      if (!chain) {
+      let running = this.running.get(scope);
+      if (!running) {
         const generation = this.generation;
-        chain = (async () => {
+        const chain = (async () => {
           for (const end of missing) {
             const point = await this.compute(population, categoryId, end);
             if (generation !== this.generation) return;
@@ -64,13 +68,19 @@ export class WeeklySeries {
             this.version++;
             if (this.done.size > MAX_KEPT) this.done.delete(this.done.keys().next().value!);
           }
-        })().finally(() => this.running.delete(scope));
+        })().finally(() => {
+          if (this.running.get(scope) === running) this.running.delete(scope);
+        });
         // A failure after the wait is over is the next read's to meet (it starts the chain again).
         chain.catch(() => undefined);
-        this.running.set(scope, chain);
+        running = { chain, waitUntil: Date.now() + waitMs };
+        this.running.set(scope, running);
       }
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)))]).finally(() => clearTimeout(timer));
+      const wait = running.waitUntil - Date.now();
+      if (wait > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([running.chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer));
+      }
     }
     // The points and the version they are current at, read together (no await between).
     const points = ends.map((end) => this.done.get(`${scope}:${end}`)).filter((p): p is WeeklyPoint => p !== undefined);
