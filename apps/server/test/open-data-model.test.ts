@@ -274,6 +274,8 @@ test('a read that cannot wait for the past weeks answers at once with the curren
   expect(full.weekly!.length).toBeGreaterThan(3);
   // A fresh service (nothing computed yet) that waits for no statement, read while the score history is locked (a
   // statement that takes long): the answer comes at once with the current week only.
+  // Nothing kept either: the weeks the first service kept would otherwise be read back at once.
+  await t.runtime.db.executeSql('DELETE FROM population_weeks');
   const impatient = new OpenDataService(t.runtime.leaderboard, t.runtime.db, { publicUrl: t.leaderboardUrl, clock, seriesWaitMs: 0 });
   try {
     let release!: () => void;
@@ -306,7 +308,8 @@ test('the wait for the past weeks is the computation\'s, not each read\'s: once 
   const full = await got('all', undefined);
   const pastWeeks = full.weekly!.slice(0, -1);
   expect(pastWeeks.length).toBeGreaterThan(1);
-  // Fresh (nothing computed yet) and read while the score history is locked: the past weeks cannot be computed.
+  // Fresh (nothing computed or kept yet) and read while the score history is locked: the past weeks cannot be computed.
+  await t.runtime.db.executeSql('DELETE FROM population_weeks');
   const series = new WeeklySeries(t.runtime.db);
   const waitMs = 1_500;
   let release!: () => void;
@@ -337,4 +340,40 @@ test('the wait for the past weeks is the computation\'s, not each read\'s: once 
     after = await series.past('all', null, now, waitMs);
   }
   expect(after.points).toEqual(pastWeeks);
+}, 60_000);
+
+test('a week is computed once for every process: another series reads it back; a company moved forgets them all', async () => {
+  const full = await got('all', undefined);
+  const pastWeeks = full.weekly!.slice(0, -1);
+  // A series that waits for its whole chain keeps every week (a chain of the tests above may still be running).
+  await new WeeklySeries(t.runtime.db).past('all', null, now, 60_000);
+  // A fresh one (another process, the next start) reads them back and computes none.
+  const kept = Number((await t.runtime.db.executeSql('SELECT count(*)::int AS n FROM population_weeks')).rows[0].n);
+  expect(kept).toBeGreaterThanOrEqual(pastWeeks.length);
+  const other = new WeeklySeries(t.runtime.db);
+  expect((await other.past('all', null, now, 10_000)).points).toEqual(pastWeeks);
+  expect(other.computed).toBe(0);
+  // An operator moves a company to another category: past weeks change (the series counts it in its current one).
+  const company = (await t.runtime.db.executeSql(`SELECT id::text AS id, category_id::text AS category FROM companies WHERE score IS NOT NULL ORDER BY domain LIMIT 1`)).rows[0] as { id: string; category: string | null };
+  const epoch = async () => String((await t.runtime.db.executeSql('SELECT epoch::text AS e FROM population_weeks_state')).rows[0].e);
+  const before = await epoch();
+  const target = categoryIds.find((c) => c !== company.category) ?? null;
+  await t.runtime.db.executeSql('UPDATE companies SET category_id = $2::uuid WHERE id = $1::uuid', [company.id, target]);
+  await t.runtime.changes.publish({ kind: 'ids', ids: [company.id] });
+  // Every week kept before is gone (a chain already running may keep weeks again, counted after the move: the new epoch).
+  const after = await epoch();
+  expect(after).not.toBe(before);
+  expect(Number((await t.runtime.db.executeSql('SELECT count(*)::int AS n FROM population_weeks WHERE epoch <> $1::bigint', [after])).rows[0].n)).toBe(0);
+  // A change that moves nothing (a rename) forgets nothing.
+  const fresh = new WeeklySeries(t.runtime.db);
+  await fresh.past('all', null, now, 10_000);
+  expect(fresh.computed).toBeGreaterThan(0);
+  const stored = Number((await t.runtime.db.executeSql('SELECT count(*)::int AS n FROM population_weeks')).rows[0].n);
+  await t.runtime.db.executeSql(`UPDATE companies SET name = name || ' Renamed' WHERE id = $1::uuid`, [company.id]);
+  expect(await epoch()).toBe(after);
+  expect(Number((await t.runtime.db.executeSql('SELECT count(*)::int AS n FROM population_weeks')).rows[0].n)).toBeGreaterThanOrEqual(stored);
+  // The live answers follow the move: they equal the from-scratch count in the company's new category.
+  await t.runtime.leaderboard.current();
+  await t.runtime.leaderboard.fillDetails();
+  for (const slug of [undefined, ...SLUGS]) expect(await got('all', slug)).toEqual(await expected('all', slug));
 }, 60_000);

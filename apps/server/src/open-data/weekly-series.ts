@@ -1,9 +1,15 @@
 // The weekly series of the statistics: for each ended ISO week (Monday 00:00 to Sunday 24:00 UTC), the population as
 // it stood at the week's end: every company with its latest score recorded before that moment (score_history), that
-// scan's check statuses (check_results) and grade, in the company's current source and category. One statement
-// per week and scope, computed when first asked and then kept: a week that has ended does not change (history is
-// only appended), so each is computed once per process, and again only after the index is loaded anew (`clear`:
-// a recovery, companies removed). The current week's point is not read here: it is the live counts.
+// scan's check statuses (check_results) and grade, in the company's current source and category. The current week's
+// point is not read here: it is the live counts.
+//
+// A week that has ended does not change (history is only appended), so each is computed once for every process and
+// scope: one statement per week counts every (curated, category) group, and the counts are kept in
+// `population_weeks`, where every process (and the next start) finds them. At a million companies one such statement
+// runs for minutes, so a fresh database computes its 25 weeks once, in the background, newest first; after that only
+// a week that has just ended is computed. A company moved to another category or source, or removed, changes past
+// weeks: a trigger forgets the kept weeks (and moves an epoch that refuses a week computed before the move), and
+// `clear` forgets this process's copy when the live counts see the move.
 import type { Db } from '@arl/db';
 import type { LeaderboardSchemas } from '@arl/contract';
 import type { Population } from '../leaderboard/ranking';
@@ -13,9 +19,15 @@ type WeeklyPoint = LeaderboardSchemas['WeeklyPoint'];
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const WEEK_MS = 7 * DAY_MS;
-/** How many week points are kept at most (scopes x weeks), oldest dropped first. */
-const MAX_KEPT = 4_096;
+/** Scope points kept at most (scopes x weeks), oldest dropped first; they are made again from the week's counts. */
+const MAX_POINTS = 4_096;
 const PASSED = statusCode('passed');
+
+/**
+ * One group's count in a week, as kept in `population_weeks.counts`: [curated 0|1, category id or null, 'g' (grade) |
+ * 'c' (check), grade or check id, status ('' for a grade), companies].
+ */
+type GroupCount = [0 | 1, string | null, 'g' | 'c', string, string, number];
 
 /** Monday 00:00 UTC of the week holding `now`. */
 export function weekStart(now: Date): number {
@@ -28,53 +40,45 @@ export function weekStart(now: Date): number {
 export const weekEnding = (end: number): string => new Date(end - DAY_MS).toISOString().slice(0, 10);
 
 export class WeeklySeries {
-  /** Computed points by scope and week end. */
-  private readonly done = new Map<string, WeeklyPoint>();
+  /** Each ended week's group counts, by week end (ms). */
+  private readonly weeks = new Map<number, GroupCount[]>();
+  /** Scope points made from them, by scope and week end. */
+  private readonly points = new Map<string, WeeklyPoint>();
   /**
-   * Per scope, the statements computing its missing weeks (one chain at a time) and until when answers wait for
+   * The statements reading and computing the missing weeks (one chain at a time) and until when answers wait for
    * them: the wait is the chain's, not each read's, so once a chain has run `waitMs` (minutes of statements at a
-   * million companies) every read answers at once with the weeks computed so far.
+   * million companies) every read answers at once with the weeks known so far.
    */
-  private readonly running = new Map<string, { chain: Promise<void>; waitUntil: number }>();
+  private running: { chain: Promise<void>; waitUntil: number } | null = null;
   /** Counts `clear` calls: a chain started before one does not keep what it computes. */
   private generation = 0;
-  /** Changes whenever a point is computed (an answer that left weeks out is made again). */
+  /** Changes whenever a week becomes known (an answer that left weeks out is made again). */
   version = 0;
+  /** Weeks computed from the score history by this process (tests, metrics); weeks read back do not count. */
+  computed = 0;
 
   constructor(private readonly db: Db) {}
 
   /**
    * The ended weeks before the current one (at most WEEKS - 1), oldest first, from the first week in which the
-   * scope had a company. Weeks not computed yet are computed (newest first, one statement after the other: with the
-   * embedded database each runs on the thread that answers requests) for at most `waitMs`; weeks still missing then
-   * are left out of this answer and keep being computed in the background (a first read at a large population must
-   * not wait minutes). Rejects when a statement fails before the wait is over (the database is down: 503).
+   * scope had a company. Weeks not known yet are read from `population_weeks` or computed, for at most `waitMs` from
+   * the moment the chain started; weeks still missing then are left out of this answer and keep being computed in
+   * the background (a first read at a large population must not wait minutes). Rejects when a statement fails
+   * before the wait is over (the database is down: 503).
    */
   async past(population: Population, categoryId: string | null, now: Date, waitMs: number): Promise<{ points: WeeklyPoint[]; version: number }> {
     const current = weekStart(now);
     const ends: number[] = [];
     for (let k = WEEKS - 1; k >= 1; k--) ends.push(current - (k - 1) * WEEK_MS);
-    const scope = `${population}:${categoryId ?? ''}`;
-    const missing = ends.filter((end) => !this.done.has(`${scope}:${end}`)).reverse();
-    if (missing.length > 0) {
-      let running = this.running.get(scope);
+    if (ends.some((end) => !this.weeks.has(end))) {
+      let running = this.running;
       if (!running) {
-        const generation = this.generation;
-        const chain = (async () => {
-          for (const end of missing) {
-            const point = await this.compute(population, categoryId, end);
-            if (generation !== this.generation) return;
-            this.done.set(`${scope}:${end}`, point);
-            this.version++;
-            if (this.done.size > MAX_KEPT) this.done.delete(this.done.keys().next().value!);
-          }
-        })().finally(() => {
-          if (this.running.get(scope) === running) this.running.delete(scope);
+        const chain = this.fill(ends).finally(() => {
+          if (this.running === running) this.running = null;
         });
         // A failure after the wait is over is the next read's to meet (it starts the chain again).
         chain.catch(() => undefined);
-        running = { chain, waitUntil: Date.now() + waitMs };
-        this.running.set(scope, running);
+        running = this.running = { chain, waitUntil: Date.now() + waitMs };
       }
       const wait = running.waitUntil - Date.now();
       if (wait > 0) {
@@ -83,55 +87,118 @@ export class WeeklySeries {
       }
     }
     // The points and the version they are current at, read together (no await between).
-    const points = ends.map((end) => this.done.get(`${scope}:${end}`)).filter((p): p is WeeklyPoint => p !== undefined);
+    const scope = `${population}:${categoryId ?? ''}`;
+    const points = ends.map((end) => this.pointOf(scope, population, categoryId, end)).filter((p): p is WeeklyPoint => p !== undefined);
     const first = points.findIndex((p) => p.companies > 0);
     return { points: first < 0 ? [] : points.slice(first), version: this.version };
   }
 
-  /** Forgets every computed week (a new index, a company moved). */
+  /** Forgets every known week (a new index, a company moved): they are read or computed again. */
   clear(): void {
     this.generation++;
-    this.done.clear();
-    this.running.clear();
+    this.weeks.clear();
+    this.points.clear();
+    this.running = null;
   }
 
-  private async compute(population: Population, categoryId: string | null, end: number): Promise<WeeklyPoint> {
+  /** Reads the kept weeks among `ends`, then computes the others, newest first (the series is read from its end). */
+  private async fill(ends: number[]): Promise<void> {
+    const generation = this.generation;
+    const { rows } = await this.db.executeSql(
+      `SELECT (extract(epoch FROM week_end) * 1000)::float8 AS end_ms, counts FROM population_weeks WHERE week_end = ANY($1::timestamptz[])`,
+      [ends.filter((end) => !this.weeks.has(end)).map((end) => new Date(end).toISOString())],
+    );
+    if (generation !== this.generation) return;
+    for (const row of rows as Array<{ end_ms: number; counts: GroupCount[] | string }>) {
+      this.know(Number(row.end_ms), typeof row.counts === 'string' ? (JSON.parse(row.counts) as GroupCount[]) : row.counts);
+    }
+    for (const end of [...ends].reverse()) {
+      if (this.weeks.has(end)) continue;
+      const counts = await this.compute(end);
+      if (generation !== this.generation) return;
+      if (counts) this.know(end, counts);
+    }
+  }
+
+  private know(end: number, counts: GroupCount[]): void {
+    this.weeks.set(end, counts);
+    this.version++;
+  }
+
+  /**
+   * Counts the week from the score history and keeps it in `population_weeks`, unless a company moved meanwhile
+   * (the epoch changed: undefined, the next read computes it again) or another process kept it first (theirs is used).
+   */
+  private async compute(end: number): Promise<GroupCount[] | undefined> {
+    const { rows: state } = await this.db.executeSql('SELECT epoch::text AS epoch FROM population_weeks_state WHERE id = 1');
+    const epoch = (state[0] as { epoch: string } | undefined)?.epoch ?? '0';
     const { rows } = await this.db.executeSql(
       `WITH latest AS (
-         SELECT DISTINCT ON (h.company_id) h.scan_id, h.grade
+         SELECT DISTINCT ON (h.company_id) h.scan_id, h.grade, (c.source = 'curated') AS curated, c.category_id
          FROM score_history h JOIN companies c ON c.id = h.company_id
          WHERE h.recorded_at < $1::timestamptz
-           AND ($2::boolean OR c.source = 'curated')
-           AND ($3::uuid IS NULL OR c.category_id = $3::uuid)
          ORDER BY h.company_id, h.recorded_at DESC, h.id DESC)
-       SELECT 'grade' AS kind, grade AS key, '' AS status, count(*)::int AS n FROM latest GROUP BY grade
+       SELECT curated, category_id::text AS category, 'g' AS kind, grade AS key, '' AS status, count(*)::int AS n
+       FROM latest GROUP BY curated, category_id, grade
        UNION ALL
-       SELECT 'check', r.check_id, r.status, count(*)::int FROM latest l JOIN check_results r ON r.scan_id = l.scan_id
-       GROUP BY r.check_id, r.status`,
-      [new Date(end).toISOString(), population === 'all', categoryId],
+       SELECT l.curated, l.category_id::text, 'c', r.check_id, r.status, count(*)::int
+       FROM latest l JOIN check_results r ON r.scan_id = l.scan_id
+       GROUP BY l.curated, l.category_id, r.check_id, r.status`,
+      [new Date(end).toISOString()],
     );
+    const counts = (rows as Array<{ curated: boolean; category: string | null; kind: 'g' | 'c'; key: string; status: string; n: number }>).map(
+      (r): GroupCount => [r.curated ? 1 : 0, r.category, r.kind, r.key, r.status, Number(r.n)],
+    );
+    this.computed++;
+    // Kept only under the epoch it was counted in: FOR SHARE waits for a move being committed (its trigger updates
+    // the row first), then sees the new epoch and refuses; a move committed after this sees the row and deletes it.
+    const { rows: kept } = await this.db.executeSql(
+      `INSERT INTO population_weeks (week_end, counts, epoch)
+       SELECT $1::timestamptz, $2::jsonb, $3::bigint
+       WHERE EXISTS (SELECT 1 FROM population_weeks_state WHERE id = 1 AND epoch = $3::bigint FOR SHARE)
+       ON CONFLICT (week_end) DO NOTHING
+       RETURNING 1 AS kept`,
+      [new Date(end).toISOString(), JSON.stringify(counts), epoch],
+    );
+    if (kept.length > 0) return counts;
+    const { rows: theirs } = await this.db.executeSql('SELECT counts FROM population_weeks WHERE week_end = $1::timestamptz', [new Date(end).toISOString()]);
+    const stored = (theirs[0] as { counts: GroupCount[] | string } | undefined)?.counts;
+    return stored === undefined ? undefined : typeof stored === 'string' ? (JSON.parse(stored) as GroupCount[]) : stored;
+  }
+
+  /** The scope's point of a known week (made once, frozen), or undefined while the week is not known. */
+  private pointOf(scope: string, population: Population, categoryId: string | null, end: number): WeeklyPoint | undefined {
+    const key = `${scope}:${end}`;
+    const made = this.points.get(key);
+    if (made) return made;
+    const counts = this.weeks.get(end);
+    if (!counts) return undefined;
     const grades = new Array<number>(GRADES.length).fill(0);
     const withResult = new Array<number>(CHECKS.length).fill(0);
     const passed = new Array<number>(CHECKS.length).fill(0);
-    for (const row of rows as Array<{ kind: string; key: string; status: string; n: number }>) {
-      const n = Number(row.n);
-      if (row.kind === 'grade') grades[gradeCode(row.key)] += n;
+    for (const [curated, category, kind, id, status, n] of counts) {
+      if (population === 'curated' && curated !== 1) continue;
+      if (categoryId !== null && category !== categoryId) continue;
+      if (kind === 'g') grades[gradeCode(id)] += n;
       else {
-        const i = checkIndex(row.key);
-        const status = statusCode(row.status);
-        if (i < 0 || status >= STATUSES.length) continue;
+        const i = checkIndex(id);
+        const code = statusCode(status);
+        if (i < 0 || code >= STATUSES.length) continue;
         withResult[i] += n;
-        if (status === PASSED) passed[i] += n;
+        if (code === PASSED) passed[i] += n;
       }
     }
     const companies = grades.reduce((a, b) => a + b, 0);
     // Frozen: every answer that shows this week shares the object (validated and serialized once).
-    return deepFreeze({
+    const point: WeeklyPoint = deepFreeze({
       weekEnding: weekEnding(end),
       partial: false,
       companies,
       grades: GRADES.map((grade, g) => ({ grade, companies: grades[g], share: share(grades[g], companies) })),
       checks: CHECKS.map((c, i) => ({ id: c.id, companies: withResult[i], passed: passed[i], share: share(passed[i], withResult[i]) })),
     });
+    this.points.set(key, point);
+    if (this.points.size > MAX_POINTS) this.points.delete(this.points.keys().next().value!);
+    return point;
   }
 }
