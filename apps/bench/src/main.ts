@@ -36,11 +36,13 @@ interface Flags {
   rate: number | null;
   warmup: number | null;
   secondsGiven: boolean;
+  /** stats on PostgreSQL: seed into this schema once and keep it; a later run with the same name reuses it (no seeding). */
+  keepSchema: string | null;
 }
 
 function parse(argv: string[]): { parts: string[]; flags: Flags } {
   const parts: string[] = [];
-  const flags: Flags = { databases: ['pglite', 'postgres'], companies: null, seconds: 5, sizes: null, rates: [0, 5, 20], connections: 64, openSeconds: 30, budgetSeconds: 900, sites: null, concurrency: null, rate: null, warmup: null, secondsGiven: false };
+  const flags: Flags = { databases: ['pglite', 'postgres'], companies: null, seconds: 5, sizes: null, rates: [0, 5, 20], connections: 64, openSeconds: 30, budgetSeconds: 900, sites: null, concurrency: null, rate: null, warmup: null, secondsGiven: false, keepSchema: null };
   for (const arg of argv) {
     const [key, value] = arg.startsWith('--') ? arg.slice(2).split('=') : [null, arg];
     if (key === null) parts.push(value);
@@ -59,6 +61,10 @@ function parse(argv: string[]): { parts: string[]; flags: Flags } {
     else if (key === 'budget-seconds') flags.budgetSeconds = Number(value);
     else if (key === 'connections') flags.connections = Number(value);
     else if (key === 'open-seconds') flags.openSeconds = Number(value);
+    else if (key === 'keep-schema') {
+      if (!/^[a-z_][a-z0-9_]*$/.test(value ?? '')) throw new Error('--keep-schema takes a schema name (lower case letters, digits, _)');
+      flags.keepSchema = value;
+    }
     else throw new Error(`Unknown flag --${key}`);
   }
   return { parts, flags };
@@ -81,7 +87,7 @@ const parts: Record<string, (f: Flags) => Promise<void>> = {
   feedback: async (f) => printFeedbackBench(await runFeedbackBench({ databases: f.databases, seconds: f.seconds, openSeconds: f.openSeconds })),
   pipeline: async () => printPipelineBench(await runPipelineBench()),
   stats: async (f) => {
-    await runStatsBench({ databases: f.databases, sizes: f.companies ?? [10_000], rates: f.rates, seconds: f.seconds, connections: f.connections });
+    await runStatsBench({ databases: f.databases, sizes: f.companies ?? [10_000], rates: f.rates, seconds: f.seconds, connections: f.connections, keepSchema: f.keepSchema });
   },
   web: async (f) => printWebBench(await runWebBench({ companies: (f.companies ?? [10_000])[0], seconds: f.seconds, connections: f.connections })),
   scanner: async () => {

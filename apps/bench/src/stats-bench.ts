@@ -8,7 +8,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { type Database, DATABASE_LABEL, loadLine, met } from './common';
+import { createDb } from '@arl/db';
+import { BENCH_POSTGRES_URL, type Database, DATABASE_LABEL, loadLine, met } from './common';
 import { LiveTarget, targetOptions } from './live-bench';
 import { loadPaths, type LoadResult } from './read-bench';
 import type { WriteFigures } from './scan-ender';
@@ -45,14 +46,18 @@ export interface StatsBenchResult {
   first: Array<{ database: Database; companies: number; ms: number }>;
 }
 
-export async function runStatsBench(options: { databases: Database[]; sizes: number[]; rates: number[]; seconds: number; connections: number }): Promise<StatsBenchResult> {
+export async function runStatsBench(options: { databases: Database[]; sizes: number[]; rates: number[]; seconds: number; connections: number; keepSchema?: string | null }): Promise<StatsBenchResult> {
   const result: StatsBenchResult = { stats: [], dataset: [], first: [] };
   console.log(`\nOpen data: population statistics while scans end, and the dataset streamed (${options.connections} connections; ${loadLine()})`);
   for (const db of options.databases) {
     for (const companies of options.sizes) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-bench-stats-'));
-      const schema = `bench_stats_${process.pid}_${companies}`;
-      const target = await LiveTarget.start(targetOptions(db, companies, dataDir, schema, { workloads: ['hit'] }));
+      // --keep-schema (PostgreSQL): a million companies take ~15 minutes to seed; seeded once, kept, reused after.
+      const kept = db === 'postgres' && options.keepSchema ? `${options.keepSchema}_${companies}` : null;
+      const reuse = kept !== null && (await schemaExists(kept));
+      const schema = kept ?? `bench_stats_${process.pid}_${companies}`;
+      if (kept) console.log(`${DATABASE_LABEL[db]}, ${companies.toLocaleString('en')} companies: schema ${kept} ${reuse ? 'reused (seeded by an earlier run)' : 'seeded and kept'}`);
+      const target = await LiveTarget.start(targetOptions(db, companies, dataDir, schema, { workloads: ['hit'], seed: !reuse, dropOnExit: kept === null }));
       try {
         const base = target.info.appUrl;
         const categories = (await (await fetch(`${base}/v1/leaderboard/categories`)).json()) as { items: Array<{ slug: string }> };
@@ -102,6 +107,17 @@ export async function runStatsBench(options: { databases: Database[]; sizes: num
     }
   }
   return result;
+}
+
+/** Whether a kept schema holds seeded companies. */
+async function schemaExists(schema: string): Promise<boolean> {
+  const db = await createDb({ databaseUrl: BENCH_POSTGRES_URL });
+  try {
+    const { rows } = await db.executeSql('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [schema, 'companies']);
+    return rows.length > 0;
+  } finally {
+    await db.close();
+  }
 }
 
 /** Reads a download to its end, counting rows (lines; CSV's header aside) as they arrive. */
