@@ -377,3 +377,14 @@ test('a week is computed once for every process: another series reads it back; a
   await t.runtime.leaderboard.fillDetails();
   for (const slug of [undefined, ...SLUGS]) expect(await got('all', slug)).toEqual(await expected('all', slug));
 }, 60_000);
+
+test('reads arriving together after a scan ends share one answer: it is made once, not once per read', async () => {
+  await got('curated', undefined); // every past week known
+  const service = openDataOf(t.runtime);
+  await endScan(domains[0], 61, CHECK_IDS.map((_, c) => c % 5), [40, 40, 40, 40]);
+  await t.runtime.leaderboard.current();
+  await t.runtime.leaderboard.fillDetails();
+  const answers = await Promise.all(Array.from({ length: 8 }, () => service.stats({})));
+  expect(new Set(answers).size).toBe(1);
+  expect(answers[0]).toEqual(await service.stats({}));
+});

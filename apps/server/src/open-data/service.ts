@@ -86,9 +86,12 @@ export class OpenDataService {
     const unknown = query.category !== undefined && category === null;
     const scope = unknown ? EMPTY_SCOPE : this.counts.scope(population, category?.id ?? null);
     const ranked = unknown ? 0 : index.size(population, category?.id);
+    // No await when every past week is known: the answer is made and kept in this turn, so concurrent reads after
+    // a scan's end share it instead of each making (and the HTTP layer serializing) its own.
     const { points: past, version: series } = unknown
       ? { points: [], version: this.series.version }
-      : await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS);
+      : this.series.known(population, category?.id ?? null, now) ??
+        (await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS));
     const figures = this.figuresOf(scope, week);
     const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) =>
       this.categoryFigures(population, c, index.size(population, c.id), week),

@@ -39,6 +39,14 @@ export function weekStart(now: Date): number {
 /** The Sunday (UTC) of the week ending at `end` (exclusive), as YYYY-MM-DD. */
 export const weekEnding = (end: number): string => new Date(end - DAY_MS).toISOString().slice(0, 10);
 
+/** The ends (exclusive, ms) of the ended weeks the series shows at `now` (at most WEEKS - 1), oldest first. */
+function pastWeekEnds(now: Date): number[] {
+  const current = weekStart(now);
+  const ends: number[] = [];
+  for (let k = WEEKS - 1; k >= 1; k--) ends.push(current - (k - 1) * WEEK_MS);
+  return ends;
+}
+
 export class WeeklySeries {
   /** Each ended week's group counts, by week end (ms). */
   private readonly weeks = new Map<number, GroupCount[]>();
@@ -67,9 +75,7 @@ export class WeeklySeries {
    * before the wait is over (the database is down: 503).
    */
   async past(population: Population, categoryId: string | null, now: Date, waitMs: number): Promise<{ points: WeeklyPoint[]; version: number }> {
-    const current = weekStart(now);
-    const ends: number[] = [];
-    for (let k = WEEKS - 1; k >= 1; k--) ends.push(current - (k - 1) * WEEK_MS);
+    const ends = pastWeekEnds(now);
     if (ends.some((end) => !this.weeks.has(end))) {
       let running = this.running;
       if (!running) {
@@ -86,7 +92,21 @@ export class WeeklySeries {
         await Promise.race([running.chain, new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)))]).finally(() => clearTimeout(timer));
       }
     }
-    // The points and the version they are current at, read together (no await between).
+    return this.pointsOf(population, categoryId, ends);
+  }
+
+  /**
+   * `past` without waiting, when every week is known (the usual case): answered in the same turn, so that of many
+   * reads after a scan's end the first makes the answer and the others find it kept (an await would let each of
+   * them make its own). Undefined when a week is missing (then `past`).
+   */
+  known(population: Population, categoryId: string | null, now: Date): { points: WeeklyPoint[]; version: number } | undefined {
+    const ends = pastWeekEnds(now);
+    return ends.every((end) => this.weeks.has(end)) ? this.pointsOf(population, categoryId, ends) : undefined;
+  }
+
+  /** The known points of the scope and the version they are current at, read together (no await between). */
+  private pointsOf(population: Population, categoryId: string | null, ends: number[]): { points: WeeklyPoint[]; version: number } {
     const scope = `${population}:${categoryId ?? ''}`;
     const points = ends.map((end) => this.pointOf(scope, population, categoryId, end)).filter((p): p is WeeklyPoint => p !== undefined);
     const first = points.findIndex((p) => p.companies > 0);
