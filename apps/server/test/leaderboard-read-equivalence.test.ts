@@ -10,6 +10,7 @@ import { createLeaderboardListener } from '../src/apps';
 import { createLogger } from '../src/logger';
 import { LeaderboardRepository } from '../src/leaderboard/repository';
 import { SORTS, type Order, type SortKey } from '../src/leaderboard/ranking';
+import { SCORED_SELECT } from '../src/leaderboard/scored-company';
 import { createRuntime, type Runtime } from '../src/runtime';
 import { commitEnding } from '../src/scans/scan-job';
 import { startTestServer, type TestServer } from './support/harness';
@@ -179,7 +180,7 @@ test('the start-up load reads every scored company once, whatever its block rang
   const db = t.runtime.db;
   const rows = await db.prisma.company.findMany({
     where: { score: { not: null }, scannedAt: { not: null } },
-    select: { id: true, name: true, website: true, domain: true, source: true, score: true, grade: true, scannedAt: true, summary: true, latestScanId: true, category: { select: { id: true, name: true, slug: true } } },
+    select: SCORED_SELECT,
     orderBy: { id: 'asc' },
   });
   expect(rows.length).toBeGreaterThan(200);

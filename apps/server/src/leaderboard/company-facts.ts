@@ -1,16 +1,11 @@
-// The facts of a few companies that the live index needs (live-index.ts CompanyFacts), in ONE statement: the
+// The facts of a few companies that the live index needs (scored-company.ts CompanyFacts), in ONE statement: the
 // company, its category and its score history from the week boundary on. A scan's end reads them inside its own
 // transaction (so what it publishes is exactly what it committed); a process that hears only ids reads them here.
 import { WEEK_MS, type HistoryRow } from './ranking';
-import type { CompanyFacts } from './live-index';
+import { SCORED_COLUMNS, storedFactsOf, type CompanyFacts } from './scored-company';
 
 /** History a little older than a week is included, so a receiver whose clock runs a little behind still has it. */
 const HISTORY_SLACK_MS = 24 * 60 * 60 * 1000;
-
-/** The company and category columns of a scored company (the start-up load reads the same ones: repository.ts). */
-export const SCORED_COLUMNS = `c.id::text AS id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary,
-         round(extract(epoch FROM c.scanned_at) * 1000)::float8 AS scanned_ms, c.latest_scan_id::text AS latest_scan_id,
-         k.id::text AS category_id, k.name AS category_name, k.slug AS category_slug`;
 
 /** Scored companies with their categories; a statement adds its own condition with AND. */
 export const SCORED_FROM = `FROM companies c
@@ -26,44 +21,10 @@ const FACTS_SQL = `
               AND h.recorded_at >= COALESCE((SELECT max(p.recorded_at) FROM score_history p WHERE p.company_id = c.id AND p.recorded_at <= $2::timestamptz), '-infinity'::timestamptz)) AS history
   ${SCORED_FROM} AND c.id = ANY(string_to_array($1, ',')::uuid[])`;
 
-/** A row of SCORED_COLUMNS. */
-export interface ScoredRow {
-  id: string;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  score: number;
-  grade: string;
-  summary: string | null;
-  scanned_ms: number;
-  latest_scan_id: string | null;
-  category_id: string | null;
-  category_name: string | null;
-  category_slug: string | null;
-}
-
-interface FactsRow extends ScoredRow {
+interface FactsRow {
   change_version: number;
   first_ms: number | null;
   history: string;
-}
-
-/** A row's company as the live index's facts hold it (scannedAt in ms since the epoch). */
-export function scoredFields(r: ScoredRow): Omit<CompanyFacts, 'history' | 'firstRecordedAt'> {
-  return {
-    id: r.id,
-    name: r.name,
-    website: r.website,
-    domain: r.domain,
-    source: r.source,
-    category: r.category_id ? { id: r.category_id, name: r.category_name!, slug: r.category_slug! } : null,
-    score: Number(r.score),
-    grade: r.grade as CompanyFacts['grade'],
-    scannedAt: Number(r.scanned_ms),
-    summary: r.summary,
-    latestScanId: r.latest_scan_id,
-  };
 }
 
 /** The statement and its parameters for these companies' facts as of `now` (unscored companies are left out). */
@@ -74,7 +35,7 @@ export function companyFactsQuery(ids: string[], now: Date): { sql: string; para
 export function toCompanyFacts(row: unknown): CompanyFacts {
   const r = row as FactsRow;
   return {
-    ...scoredFields(r),
+    ...storedFactsOf(r),
     history: (JSON.parse(r.history) as HistoryRow[]).map(([score, at]) => [Number(score), Number(at)]),
     firstRecordedAt: r.first_ms === null ? null : Number(r.first_ms),
     changeVersion: Number(r.change_version),

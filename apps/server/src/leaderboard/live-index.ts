@@ -23,6 +23,7 @@ import {
   comparatorOf, compareToKey, SORTS, sortFieldsOf, WEEK_MS, type Comparator, type HistoryFacts, type HistoryRow, type Keyed, type Order,
   type Population, type ScoredCompany, type SortKey, type SortTuple,
 } from './ranking';
+import { companyJsonOf, companyOf, type CompanyFacts } from './scored-company';
 import { SearchIndex } from './search-index';
 import { SortedList, type ChunkSlot } from './sorted-list';
 
@@ -56,17 +57,7 @@ export interface Item extends Keyed {
   pastChunkAll: Item[] | null;
 }
 
-/** The facts of one company that the ranking needs: what a change carries (plain JSON). */
-export interface CompanyFacts extends Omit<ScoredCompany, 'scannedAt'> {
-  /** ms since the epoch */
-  scannedAt: number;
-  /** Its scores from the latest recorded at or before a week (and a day) ago on, oldest first. */
-  history: HistoryRow[];
-  /** When its first score was recorded (ms), null without history. */
-  firstRecordedAt: number | null;
-  /** The row's change version as read (catch-up.ts); absent in facts not read from the database. */
-  changeVersion?: number;
-}
+export type { CompanyFacts } from './scored-company';
 
 // The lists, derived from SORTS (ranking.ts): one per sort in its default order (the other order reads it
 // backwards), and one per order for a sort with a fixed part (the category sort's missing category stays last in both
@@ -463,33 +454,6 @@ export class LiveIndex {
   private populationsOf(item: Item): PopulationIndex[] {
     return item.company.source === 'curated' ? [this.populations.all, this.populations.curated] : [this.populations.all];
   }
-}
-
-function companyJsonOf(company: ScoredCompany): Entry['company'] {
-  return Object.freeze({
-    id: company.id,
-    name: company.name,
-    website: company.website,
-    domain: company.domain,
-    category: company.category,
-    source: company.source,
-  });
-}
-
-function companyOf(facts: CompanyFacts): ScoredCompany {
-  return {
-    id: facts.id,
-    name: facts.name,
-    website: facts.website,
-    domain: facts.domain,
-    source: facts.source,
-    category: facts.category && { id: facts.category.id, name: facts.category.name, slug: facts.category.slug },
-    score: facts.score,
-    grade: facts.grade,
-    scannedAt: new Date(facts.scannedAt),
-    summary: facts.summary,
-    latestScanId: facts.latestScanId,
-  };
 }
 
 function viewOf(bucket: Bucket, sort: SortKey, order: Order): View {

@@ -1,6 +1,7 @@
-// The ranking's definitions: what a scored company is, the rank order and the sort orders of the list, and the keys
-// keyset cursors carry. The live index (live-index.ts) keeps companies in these orders as they change.
-import type { LeaderboardOperations, LeaderboardSchemas } from '@arl/contract';
+// The ranking's definitions: the rank order and the sort orders of the list, and the keys keyset cursors carry (what a
+// scored company is: scored-company.ts). The live index (live-index.ts) keeps companies in these orders as they change.
+import type { LeaderboardOperations } from '@arl/contract';
+import type { ScoredCompany } from './scored-company';
 
 export const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 
@@ -8,24 +9,8 @@ export type Population = 'curated' | 'all';
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
 export type SortKey = NonNullable<ListQuery['sort']>;
 export type Order = NonNullable<ListQuery['order']>;
-type Category = LeaderboardSchemas['Category'];
-type Entry = LeaderboardSchemas['LeaderboardEntry'];
 
-export interface ScoredCompany {
-  id: string;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  category: Category | null;
-  score: number;
-  grade: Entry['grade'];
-  scannedAt: Date;
-  /** The company's own summary (the company read answers it). */
-  summary: string | null;
-  /** Its latest scan, whose layers and checks the company read answers (see scan-details.ts). */
-  latestScanId: string | null;
-}
+export type { ScoredCompany } from './scored-company';
 
 /** One recorded score: [score, recorded at (ms since the epoch)]. */
 export type HistoryRow = [score: number, at: number];

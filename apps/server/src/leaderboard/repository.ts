@@ -2,9 +2,9 @@
 import type { Db } from '@arl/db';
 import { scanDetailSql, type CheckRow, type LayerRow } from '../scans/detail';
 import type { ChangedRow } from './catch-up';
-import { companyFactsQuery, SCORED_COLUMNS, SCORED_FROM, scoredFields, toCompanyFacts, type ScoredRow } from './company-facts';
-import type { CompanyFacts } from './live-index';
-import { WEEK_MS, type HistoryFacts, type HistoryRow, type ScoredCompany } from './ranking';
+import { companyFactsQuery, SCORED_FROM, toCompanyFacts } from './company-facts';
+import { WEEK_MS, type HistoryFacts, type HistoryRow } from './ranking';
+import { companyOf, SCORED_COLUMNS, storedFactsOf, type CompanyFacts, type ScoredCompany } from './scored-company';
 
 export class LeaderboardRepository {
   /** `scoredBlocks`: table blocks per statement of the start-up load (tests make it small to cross ranges). */
@@ -31,9 +31,9 @@ export class LeaderboardRepository {
     for (let from = 0; from === 0 || from < blocks; from += step) {
       const range = from + step < blocks ? `c.ctid >= '(${from},0)'::tid AND c.ctid < '(${from + step},0)'::tid` : `c.ctid >= '(${from},0)'::tid`;
       const { rows: chunk } = await this.db.executeSql(scoredSql(range));
-      for (const r of chunk as ScoredRow[]) {
+      for (const r of chunk) {
         // The live index keeps one object per category (live-index.ts), so each row's own copy is short-lived.
-        const company: ScoredCompany = { ...scoredFields(r), scannedAt: new Date(Number(r.scanned_ms)) };
+        const company = companyOf(storedFactsOf(r));
         const seen = byId.get(company.id);
         if (!seen || seen.scannedAt.getTime() <= company.scannedAt.getTime()) byId.set(company.id, company);
       }

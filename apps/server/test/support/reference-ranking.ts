@@ -1,12 +1,14 @@
 // The from-scratch ranking the service computed before the live index (the full rebuild of every change): every
 // company and its history sorted once per population, with 7-day movement. The model test compares every live read
 // with it. It shares only the sort definitions of src/leaderboard/ranking.ts (SORTS and the fields its keys read, which
-// the cursors carry), read the plain way: every order here, the rank order included, compares whole key tuples part
-// by part (compareBySorts), never through the live index's compiled comparators.
+// the cursors carry) and the entry's `company` object (scored-company.ts: the contract's properties, picked). The orders
+// are read the plain way: every order here, the rank order included, compares whole key tuples part by part
+// (compareBySorts), never through the live index's compiled comparators.
 import type { LeaderboardSchemas } from '@arl/contract';
 import {
   keyOf, sortFieldsOf, SORTS, WEEK_MS, type HistoryFacts, type Order, type Population, type ScoredCompany, type SortFields, type SortKey, type SortTuple,
 } from '../../src/leaderboard/ranking';
+import { companyJsonOf } from '../../src/leaderboard/scored-company';
 
 type Entry = LeaderboardSchemas['LeaderboardEntry'];
 
@@ -75,14 +77,8 @@ export function buildSnapshot(companies: ScoredCompany[], history: HistoryFacts,
       company,
       ...fields,
       searchKey: `${fields.nameKey}\n${company.domain.toLowerCase()}`,
-      companyJson: Object.freeze({
-        id: company.id,
-        name: company.name,
-        website: company.website,
-        domain: company.domain,
-        category: company.category && Object.freeze(company.category),
-        source: company.source,
-      }),
+      // The contract's Company properties, picked the one way the service picks them (scored-company.ts).
+      companyJson: companyJsonOf({ ...company, category: company.category && Object.freeze(company.category) }),
       scoreChange7d: then ? company.score - then.score : null,
       newThisWeek: (first ?? company.scannedAt).getTime() > weekBoundary,
       scannedAt: company.scannedAt.toISOString(),
