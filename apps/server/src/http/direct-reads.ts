@@ -20,7 +20,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import type { Logger } from 'pino';
 import type { ResponseValidation } from '../config';
-import { operationShape } from '../mcp/operation-schemas';
+import { operationShape } from './operation-shapes';
 import { ApiError } from './errors';
 import { bodyBytes, memoizedValidator, type MemoizedValidator } from './frozen-memo';
 import type { OperationHandler } from './operations';

@@ -1,11 +1,11 @@
 // Checks a tool's arguments against its input schema (the operation's own parameters and body, see
-// operation-schemas.ts) with the same JSON Schema rules the HTTP validator applies: formats, bounds, unknown
+// http/operation-shapes.ts) with the same JSON Schema rules the HTTP validator applies: formats, bounds, unknown
 // arguments refused, defaults filled in. A refusal is the HTTP 400 of the same mistake, naming the argument.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { badRequest } from '../http/errors';
 import { predicateOf } from '../http/validation-messages';
-import type { JsonSchema } from './operation-schemas';
+import type { JsonSchema } from '../http/operation-shapes';
 
 const ajv = new Ajv2020({ allErrors: false, useDefaults: true, strict: false, coerceTypes: false });
 addFormats(ajv);

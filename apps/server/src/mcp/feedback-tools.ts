@@ -2,7 +2,7 @@
 // the same receipt). Schemas come from openapi/feedback.yaml like the HTTP validator's.
 import { DISPUTE_PROJECT } from '../disputes/report-kind';
 import type { OpenApiReader } from '../http/openapi-resolve';
-import { operationShape, type OperationShape } from './operation-schemas';
+import { operationShape, type OperationShape } from '../http/operation-shapes';
 import { defineTool, invokeOperation, type CheckedTool, type HandlerMap } from './tool';
 
 export function feedbackTools(reader: OpenApiReader, handlers: HandlerMap): CheckedTool[] {

@@ -1,8 +1,8 @@
 // The leaderboard host's tools. Each names the contract operation(s) it runs; its schemas are that operation's
-// (operation-schemas.ts). Descriptions say when to use the tool and what comes back, for an agent choosing tools.
+// (http/operation-shapes.ts). Descriptions say when to use the tool and what comes back, for an agent choosing tools.
 import { ApiError } from '../http/errors';
 import type { OpenApiReader } from '../http/openapi-resolve';
-import { operationShape, type JsonSchema } from './operation-schemas';
+import { operationShape, type JsonSchema } from '../http/operation-shapes';
 import { argumentsOf, defineTool, invokeOperation, type CheckedTool, type HandlerMap } from './tool';
 
 /** How long get_scan may wait for a scan to end, at most (a client's request timeout is often 60 s). */

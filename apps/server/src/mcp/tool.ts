@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import type { OperationHandler } from '../http/operations';
 import { unstorableParameters } from '../http/storable-input';
 import { argumentCheck } from './arguments';
-import type { JsonSchema, OperationShape } from './operation-schemas';
+import type { JsonSchema, OperationShape } from '../http/operation-shapes';
 
 export interface ToolAnnotations {
   title: string;

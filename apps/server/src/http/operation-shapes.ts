@@ -1,8 +1,9 @@
-// A tool's input and output schemas, derived from the operation it runs: the inputs are the operation's path and
-// query parameters (each with its parameter-level description) and the properties of its JSON body, merged into
-// one object schema; the output is the schema of its 2xx JSON answer. Read from the same YAML the HTTP validator
-// enforces, at start-up, so the HTTP contract and the tools cannot drift apart.
-import type { OpenApiReader } from '../http/openapi-resolve';
+// An operation's shape read from the contract at start-up: its inputs (path and query parameters, each with its
+// parameter-level description, and the properties of its JSON body, merged into one object schema) and the schema
+// of its 2xx JSON answer. Read from the same YAML the HTTP validator enforces, and kept here in http/ because both
+// the HTTP reads (direct-reads.ts) and the MCP tools (mcp/) take their schemas from it: one reading of the contract,
+// no dependency from http/ on mcp/, and the tools cannot drift from the HTTP contract.
+import type { OpenApiReader } from './openapi-resolve';
 
 export type JsonSchema = Record<string, unknown>;
 export type ArgumentSource = 'path' | 'query' | 'body';
