@@ -76,6 +76,11 @@ export interface RuntimeOptions {
   streamLimits?: Partial<StreamLimits>;
   /** This process runs the job worker (sizes the database pool; default: WORKER_IN_PROCESS). */
   runsWorker?: boolean;
+  /**
+   * How often to look for changes no notification brought, in ms (default 2 s on PostgreSQL, never on PGlite);
+   * 0: only when asked (tests that check what a missed notification leaves must not race the timer).
+   */
+  changeCheckMs?: number;
 }
 
 export async function createRuntime(config: Config, options: RuntimeOptions): Promise<Runtime> {
@@ -109,7 +114,7 @@ export async function createRuntime(config: Config, options: RuntimeOptions): Pr
       scanEnded,
       cursorSecret: secrets.cursor,
       clock,
-      checkEveryMs: db.kind === 'postgres' ? CHANGE_CHECK_MS : 0,
+      checkEveryMs: options.changeCheckMs ?? (db.kind === 'postgres' ? CHANGE_CHECK_MS : 0),
     });
     const metrics = createMetrics();
     observeDatabase(metrics, db);

@@ -11,7 +11,9 @@ import { insertCompany } from './support/fixtures';
 
 let t: TestServer;
 beforeAll(async () => {
-  t = await startTestServer();
+  // No periodic catch-up (PostgreSQL's runs every 2 s): it could apply the change between the write and the read
+  // that shows nobody told the index. The tests call catchUp themselves.
+  t = await startTestServer({ changeCheckMs: 0 });
   await insertCompany(t.runtime.db, { name: 'Quiet', domain: 'quiet.example', score: 40 });
   await insertCompany(t.runtime.db, { name: 'Other', domain: 'other.example', score: 70 });
 });

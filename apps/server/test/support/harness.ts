@@ -38,6 +38,8 @@ export interface TestServerOptions {
   logStream?: DestinationStream;
   /** Event stream limits and timings (heartbeat, lifetime, per-client and total bounds). */
   streamLimits?: RuntimeOptions['streamLimits'];
+  /** The leaderboard's periodic catch-up (RuntimeOptions.changeCheckMs; 0: only when a test asks). */
+  changeCheckMs?: number;
   /** Fixed ports (default: ephemeral), e.g. when PUBLIC_URL must name the real address. */
   ports?: { port: number; feedbackPort: number };
 }
@@ -56,7 +58,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const db = await createTestDb(options.dbName);
   const logger = createLogger(config.logLevel, { secrets: secretsOf(config), destination: options.logStream });
   const runtime = await createRuntime(config, {
-    logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy, streamLimits: options.streamLimits,
+    logger, db, prepare: options.seed === true, clock: options.clock, fetchPolicy: options.fetchPolicy, streamLimits: options.streamLimits, changeCheckMs: options.changeCheckMs,
   });
   const servers = await listen(runtime, options.ports ?? { port: 0, feedbackPort: 0 });
   return {
