@@ -13,6 +13,7 @@ import { printReadRows, runReadBench } from './read-bench';
 import { printWebBench, runWebBench } from './web-bench';
 import { CENSUS_DEFAULTS, printCensusBench, runCensusBench } from './census/bench';
 import { runStatsBench } from './stats-bench';
+import { runQueueBench } from './queue-bench';
 // The scanner's own benchmark lives outside its main entry point because it starts the sandbox.
 import { runScannerBench } from '@arl/scanner/dist/bench';
 
@@ -98,6 +99,10 @@ const parts: Record<string, (f: Flags) => Promise<void>> = {
 
 /** Parts run only when named: longer than the whole default run. */
 const extraParts: Record<string, (f: Flags) => Promise<void>> = {
+  // `queue [--companies=N]`: the worker's claim with N (default 1,000,000) queued scan jobs, PostgreSQL.
+  queue: async (f) => {
+    await runQueueBench({ queued: (f.companies ?? [1_000_000])[0], claims: 400 });
+  },
   // `census [--sites=5000] [--seconds=60] [--concurrency=64] [--rate=30] [--warmup=20]`: the worker on a simulated internet.
   census: async (f) =>
     printCensusBench(await runCensusBench({

@@ -5,3 +5,4 @@ export { createLeaderboardApp, createLeaderboardListener, createLeaderboardReadC
 export { scanDetailSql } from './scans/detail';
 export { listen, type RunningServers } from './server';
 export { startBackground, type Background, type BackgroundOptions } from './jobs/background';
+export { JobQueue } from './jobs/queue';
