@@ -1,7 +1,7 @@
 // `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N,...] [--rates=0,5,20] [--seconds=S] [--sizes=1000,10000,100000]
 //  [--open-seconds=30] [--budget-seconds=900]`: runs every benchmark part (or the named ones) and prints each row beside its
 // target, met or NOT MET. Parts: reads, mixed, two-process, feedback, pipeline, stats, web, scanner, growth (the longest of the
-// default run, last); growth-1m and census (the worker on a simulated internet, PostgreSQL) only when named. Defaults are the issue's figures; flags shorten a run.
+// default run, last); growth-1m, census (the worker on a simulated internet, PostgreSQL) and queue (claims with a million queued jobs) only when named. Defaults are the issue's figures; flags shorten a run.
 import { execSync } from 'node:child_process';
 import { loadLine, type Database } from './common';
 import { printFeedbackBench, runFeedbackBench } from './feedback-bench';
