@@ -7,6 +7,7 @@ import { parse } from 'csv-parse/sync';
 import fc from 'fast-check';
 import { CHECK_CATALOG, CATALOG_VERSION } from '@arl/scanner';
 import { Writable } from 'node:stream';
+import type { LeaderboardSchemas } from '@arl/contract';
 import { ApiError } from '../src/http/errors';
 import { openDataHandlers, openDataOf } from '../src/open-data';
 import { MAX_DOWNLOADS } from '../src/open-data/handlers';
@@ -75,8 +76,8 @@ async function download(format: 'csv' | 'jsonl', search = ''): Promise<{ rows: A
 }
 
 async function operationThree(domain: string): Promise<Record<string, unknown>> {
-  const company = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}?community=include`)).json();
-  const report = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}/report?community=include`)).json();
+  const company = (await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}?community=include`)).json()) as LeaderboardSchemas['CompanyDetail'];
+  const report = (await (await fetch(`${t.leaderboardUrl}/v1/leaderboard/companies/${domain}/report?community=include`)).json()) as { catalogVersion?: string | null };
   const statuses = new Map<string, string>((company.checks ?? []).map((c: { id: string; status: string }) => [c.id, c.status]));
   return {
     domain: company.domain, name: company.name, category: company.category?.slug ?? null, source: company.source, score: company.score,
@@ -91,7 +92,7 @@ test.each(['csv', 'jsonl'] as const)('every %s row equals operation 3\'s read of
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe(format === 'csv' ? 'text/csv; charset=utf-8' : 'application/x-ndjson; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe(`attachment; filename="agent-readiness-${now.toISOString().slice(0, 10)}.${format}"`);
-    const list = await (await fetch(`${t.leaderboardUrl}/v1/leaderboard?limit=100${search ? '&community=include' : ''}`)).json();
+    const list = (await (await fetch(`${t.leaderboardUrl}/v1/leaderboard?limit=100${search ? '&community=include' : ''}`)).json()) as { items: Array<{ company: { domain: string } }> };
     expect(rows.map((r) => r.domain).sort()).toEqual(list.items.map((e: { company: { domain: string } }) => e.company.domain).sort());
     expect(rows.length).toBe(population === 'all' ? 7 : 6);
     for (const row of rows) {
@@ -119,7 +120,7 @@ test('HEAD answers the headers only; a bad parameter is the contract\'s 400', as
   expect(await head.text()).toBe('');
   const bad = await fetch(`${t.leaderboardUrl}/v1/leaderboard/dataset.jsonl?category=Not_A_Slug`);
   expect(bad.status).toBe(400);
-  expect(Object.keys(await bad.json()).sort()).toEqual(['code', 'message', 'requestId']);
+  expect(Object.keys((await bad.json()) as object).sort()).toEqual(['code', 'message', 'requestId']);
   const unknown = await fetch(`${t.leaderboardUrl}/v1/leaderboard/stats?format=csv`);
   expect(unknown.status).toBe(400);
 });
@@ -177,7 +178,7 @@ test(`at most ${MAX_DOWNLOADS} downloads stream at once per process; the next is
     constructor() {
       super({ highWaterMark: 1 });
     }
-    _write(_chunk: unknown, _encoding: string, _done: () => void): void {
+    override _write(_chunk: unknown, _encoding: string, _done: () => void): void {
       // never done: the reader is gone quiet
     }
     status() {

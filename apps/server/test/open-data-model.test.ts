@@ -128,7 +128,7 @@ async function statusesOf(scanIds: string[]): Promise<Map<string, Map<string, st
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
 const shareOf = (n: number, of: number) => (of > 0 ? round(n / of) : 0);
-const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'];
+const GRADES = ['A+', 'A', 'B', 'C', 'D', 'F'] as const;
 const KEYS = ['passed', 'warning', 'failed', 'notApplicable', 'couldntCheck'];
 
 function quartilesOf(values: number[]) {
