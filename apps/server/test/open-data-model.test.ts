@@ -138,6 +138,26 @@ function quartilesOf(values: number[]) {
   return { min: sorted[0], q1: at(0.25), median: at(0.5), q3: at(0.75), max: sorted[sorted.length - 1] };
 }
 
+/** Holds score_history locked (a statement that takes long) until `release`, which waits for the lock to go. */
+async function lockScoreHistory(): Promise<{ release: () => Promise<void> }> {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((r) => (locked = r));
+  const holder = t.runtime.db.prisma.$transaction(async (tx) => {
+    await tx.$executeRawUnsafe('LOCK TABLE score_history IN ACCESS EXCLUSIVE MODE');
+    locked();
+    await released;
+  }, { timeout: 60_000 });
+  await isLocked;
+  return {
+    release: async () => {
+      release();
+      await holder;
+    },
+  };
+}
+
 function gradesOf(list: string[]) {
   return GRADES.map((grade) => ({ grade, companies: list.filter((g) => g === grade).length, share: shareOf(list.filter((g) => g === grade).length, list.length) }));
 }
@@ -278,19 +298,9 @@ test('a read that cannot wait for the past weeks answers at once with the curren
   await t.runtime.db.executeSql('DELETE FROM population_weeks');
   const impatient = new OpenDataService(t.runtime.leaderboard, t.runtime.db, { publicUrl: t.leaderboardUrl, clock, seriesWaitMs: 0 });
   try {
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let locked!: () => void;
-    const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = t.runtime.db.prisma.$transaction(async (tx) => {
-      await tx.$executeRawUnsafe('LOCK TABLE score_history IN ACCESS EXCLUSIVE MODE');
-      locked();
-      await released;
-    }, { timeout: 60_000 });
-    await isLocked;
+    const lock = await lockScoreHistory();
     const first = await impatient.stats({ community: 'include' });
-    release();
-    await holder;
+    await lock.release();
     expect(first.weekly).toEqual([full.weekly!.at(-1)]);
     let later = first;
     for (let i = 0; i < 200 && later.weekly.length < full.weekly!.length; i++) {
@@ -312,17 +322,8 @@ test('the wait for the past weeks is the computation\'s, not each read\'s: once 
   await t.runtime.db.executeSql('DELETE FROM population_weeks');
   const series = new WeeklySeries(t.runtime.db);
   const waitMs = 1_500;
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  let locked!: () => void;
-  const isLocked = new Promise<void>((r) => (locked = r));
-  const holder = t.runtime.db.prisma.$transaction(async (tx) => {
-    await tx.$executeRawUnsafe('LOCK TABLE score_history IN ACCESS EXCLUSIVE MODE');
-    locked();
-    await released;
-  }, { timeout: 60_000 });
+  const lock = await lockScoreHistory();
   try {
-    await isLocked;
     const first = await series.past('all', null, now, waitMs);
     expect(first.points).toEqual([]);
     // The same computation is still blocked: the next reads do not wait for it again (before: 1.5 s each).
@@ -330,8 +331,7 @@ test('the wait for the past weeks is the computation\'s, not each read\'s: once 
     for (let i = 0; i < 3; i++) expect((await series.past('all', null, now, waitMs)).points).toEqual([]);
     expect(performance.now() - started).toBeLessThan(waitMs);
   } finally {
-    release();
-    await holder;
+    await lock.release();
   }
   // Released: the computation goes on, and a later read has every week.
   let after = await series.past('all', null, now, waitMs);
