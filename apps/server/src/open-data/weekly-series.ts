@@ -29,6 +29,9 @@ const PASSED = statusCode('passed');
  */
 type GroupCount = [0 | 1, string | null, 'g' | 'c', string, string, number];
 
+/** A kept week's counts as read back (PostgreSQL's driver parses jsonb; a text value is parsed here). */
+const countsOf = (value: GroupCount[] | string): GroupCount[] => (typeof value === 'string' ? (JSON.parse(value) as GroupCount[]) : value);
+
 /** Monday 00:00 UTC of the week holding `now`. */
 export function weekStart(now: Date): number {
   const day = Math.floor(now.getTime() / DAY_MS);
@@ -130,7 +133,7 @@ export class WeeklySeries {
     );
     if (generation !== this.generation) return;
     for (const row of rows as Array<{ end_ms: number; counts: GroupCount[] | string }>) {
-      this.know(Number(row.end_ms), typeof row.counts === 'string' ? (JSON.parse(row.counts) as GroupCount[]) : row.counts);
+      this.know(Number(row.end_ms), countsOf(row.counts));
     }
     for (const end of [...ends].reverse()) {
       if (this.weeks.has(end)) continue;
@@ -183,7 +186,7 @@ export class WeeklySeries {
     if (kept.length > 0) return counts;
     const { rows: theirs } = await this.db.executeSql('SELECT counts FROM population_weeks WHERE week_end = $1::timestamptz', [new Date(end).toISOString()]);
     const stored = (theirs[0] as { counts: GroupCount[] | string } | undefined)?.counts;
-    return stored === undefined ? undefined : typeof stored === 'string' ? (JSON.parse(stored) as GroupCount[]) : stored;
+    return stored === undefined ? undefined : countsOf(stored);
   }
 
   /** The scope's point of a known week (made once, frozen), or undefined while the week is not known. */
