@@ -50,7 +50,7 @@ async function main(): Promise<void> {
   const { server: raw, url: rawUrl } = await startRawServer(service, workloads);
 
   const cache = createLeaderboardReadCache(runtime);
-  const app = http.createServer(createLeaderboardListener(runtime, cache));
+  const app = http.createServer(createLeaderboardListener(runtime, cache, process.env.BENCH_NO_DIRECT ? null : undefined));
   app.keepAliveTimeout = 30_000;
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   // The listener's direct reads warm each new snapshot's entries (serialized and validated in the background after

@@ -19,6 +19,8 @@ import { requestId } from './request-id';
 import { refuseUnstorableInput } from './storable-input';
 import { strictNumbers } from './strict-numbers';
 import type { ResponseCache } from './response-cache';
+import { jsonWriter } from './json-writer';
+import { keepRouteMatchers } from './route-matchers';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -76,6 +78,7 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   const { specPath, logger } = options;
   const handlers = options.handlers as unknown as Record<string, OperationHandler<unknown>>;
   const routes = readRoutes(specPath);
+  keepRouteMatchers();
   // The compiler checks the handler map against the generated types; this catches a document edited after build.
   const missing = routes.filter((r) => typeof handlers[r.operationId] !== 'function').map((r) => r.operationId);
   if (missing.length > 0) throw new Error(`${specPath}: no handler for operation(s) ${missing.join(', ')}`);
@@ -103,7 +106,8 @@ export function createContractApp<Ops>(options: ContractAppOptions<Ops>): expres
   });
   app.use(corsHandler(options.corsOrigins));
   app.use(canonicalQuery);
-  if (options.responseCache) app.use(options.responseCache.recorder());
+  // Before the validator, so its response check (which wraps res.json when it runs) sees the body first.
+  app.use(jsonWriter(options.responseCache));
   // Only operations that declare a body read one: a body sent with a GET, or with a POST that takes none (resuming a
   // webhook), has no meaning (RFC 9110) and is ignored, so its type or encoding can never turn the answer into a 400
   // or 415 the operation does not list.

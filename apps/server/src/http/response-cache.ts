@@ -6,7 +6,6 @@
 // URL, and the cache keys it one way: canonicalRequestKey, so `?q=Fern+Journal`, `?q=Fern%20Journal` and reordered
 // parameters are one entry, and a request the full path would answer differently is never one.
 import type * as http from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { canonicalRequestKey } from './canonical-query';
 import { pickRequestId } from './request-id';
@@ -102,23 +101,6 @@ export class ResponseCache {
       entry = this.entries.get(key);
     }
     return entry && entry.version === this.source.currentVersion() ? entry : undefined;
-  }
-
-  /** Express middleware: remembers the validated 200 JSON answer of a cacheable GET. */
-  recorder() {
-    return (req: Request, res: Response, next: NextFunction): void => {
-      if (req.method !== 'GET' || !this.source.cacheable(req.path)) return next();
-      // Runs after the response validator approved the body (it wraps res.json later, so it calls this one last).
-      const json = res.json.bind(res);
-      res.json = (body: unknown) => {
-        const result = json(body);
-        // Tagged with the version current once the handler finished; a change during the request drops it.
-        const version = this.source.currentVersion();
-        if (res.statusCode === 200 && version) this.store(req, version, Buffer.from(JSON.stringify(body)));
-        return result;
-      };
-      next();
-    };
   }
 
   /** Whether GETs of this path may be stored at all. */
