@@ -91,9 +91,12 @@ test('company detail with ranks in population and category', async () => {
 });
 
 test('a never-scanned curated company is readable with null results', async () => {
+  // Not in the index (never scored): answered from the database's row, whose NULLs stay null (not 0, not 1970).
   const { data } = await t.client.GET('/v1/leaderboard/companies/{domain}', { params: { path: { domain: 'never.example' } } });
-  expect(data).toMatchObject({
-    domain: 'never.example', score: null, grade: null, rank: null, rankedCompanies: null, categoryRank: null,
+  expect(data).toEqual({
+    id: expect.any(String), name: 'Never Scanned', website: 'https://never.example/', domain: 'never.example',
+    category: { id: expect.any(String), name: 'payments', slug: 'payments' }, source: 'curated',
+    score: null, grade: null, rank: null, rankedCompanies: null, categoryRank: null,
     categoryRankedCompanies: null, scoreChange7d: null, rankChange7d: null, newThisWeek: null, scannedAt: null,
     summary: null, layers: null, checks: null,
   });

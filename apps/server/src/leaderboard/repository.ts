@@ -1,10 +1,10 @@
 // Every database read of the leaderboard side, in one place.
 import type { Db } from '@arl/db';
-import { scanDetailSql, type CheckRow, type LayerRow } from '../scans/detail';
+import { scanDetailSql, type ScanDetail } from '../scans/detail';
 import type { ChangedRow } from './catch-up';
 import { companyFactsQuery, SCORED_FROM, toCompanyFacts } from './company-facts';
 import { WEEK_MS, type HistoryFacts, type HistoryRow } from './ranking';
-import { companyOf, SCORED_COLUMNS, storedFactsOf, type CompanyFacts, type ScoredCompany } from './scored-company';
+import { anyCompanyOf, companyOf, SCORED_COLUMNS, storedFactsOf, type AnyCompany, type CompanyFacts, type ScoredCompany } from './scored-company';
 
 export class LeaderboardRepository {
   /** `scoredBlocks`: table blocks per statement of the start-up load (tests make it small to cross ranges). */
@@ -119,64 +119,21 @@ export class LeaderboardRepository {
    * database. (Prisma's nested include took four round trips and decoded every row on the event loop; with the
    * embedded database that work runs on the same thread as the HTTP server.)
    */
-  async companyByDomain(domain: string): Promise<CompanyRow | null> {
+  async companyByDomain(domain: string): Promise<CompanyRead | null> {
     const { rows } = await this.db.executeSql(COMPANY_SQL, [domain]);
-    const r = rows[0] as RawCompanyRow | undefined;
+    const r = rows[0] as { scan_summary: string | null; detail: string | null } | undefined;
     if (!r) return null;
-    return {
-      id: r.id,
-      latestScanId: r.scan_id,
-      name: r.name,
-      website: r.website,
-      domain: r.domain,
-      source: r.source,
-      score: r.score === null ? null : Number(r.score),
-      grade: r.grade,
-      summary: r.summary,
-      scannedAt: r.scanned_at === null ? null : new Date(r.scanned_at),
-      category: r.category_id ? { id: r.category_id, name: r.category_name!, slug: r.category_slug! } : null,
-      latestScan: r.scan_id
-        ? { summary: r.scan_summary, ...(JSON.parse(r.detail!) as { layers: LayerRow[]; checks: CheckRow[] }) }
-        : null,
-    };
+    const company = anyCompanyOf(r);
+    return { company, latestScan: company.latestScanId ? { summary: r.scan_summary, ...(JSON.parse(r.detail!) as ScanDetail) } : null };
   }
 }
 
 export type { CheckRow, LayerRow } from '../scans/detail';
 
-export interface CompanyRow {
-  id: string;
-  /** Undefined when read from memory (the service knows it there). */
-  latestScanId?: string | null;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  score: number | null;
-  grade: string | null;
-  summary: string | null;
-  scannedAt: Date | null;
-  category: { id: string; name: string; slug: string } | null;
-  latestScan: { summary: string | null; layers: LayerRow[]; checks: CheckRow[] } | null;
-}
-
-interface RawCompanyRow {
-  id: string;
-  name: string;
-  website: string;
-  domain: string;
-  source: 'curated' | 'community';
-  score: number | null;
-  grade: string | null;
-  summary: string | null;
-  scanned_at: Date | string | null;
-  category_id: string | null;
-  category_name: string | null;
-  category_slug: string | null;
-  scan_id: string | null;
-  scan_summary: string | null;
-  /** The scan's layers and checks (scans/detail.ts); null only without a scan. */
-  detail: string | null;
+/** The company read's company (any company, scored or not) with its latest scan's summary, layers and checks. */
+export interface CompanyRead {
+  company: AnyCompany;
+  latestScan: ({ summary: string | null } & ScanDetail) | null;
 }
 
 /** 16 MB of the table per statement (~75,000 of the bench's companies). */
@@ -185,11 +142,9 @@ const SCORED_BLOCKS = 2048;
 // One range of the companies table's blocks (a TID range scan).
 const scoredSql = (range: string) => `SELECT ${SCORED_COLUMNS} ${SCORED_FROM} AND ${range}`;
 
+// The company read: any company, scored or not (the mapper keeps a never-scored company's NULLs), with its latest scan.
 const COMPANY_SQL = `
-  SELECT c.id, c.name, c.website, c.domain, c.source::text AS source, c.score, c.grade, c.summary, c.scanned_at,
-         k.id AS category_id, k.name AS category_name, k.slug AS category_slug,
-         s.id AS scan_id, s.summary AS scan_summary,
-         COALESCE(s.detail, ${scanDetailSql('s.id')}) AS detail
+  SELECT ${SCORED_COLUMNS}, s.summary AS scan_summary, COALESCE(s.detail, ${scanDetailSql('s.id')}) AS detail
   FROM companies c
   LEFT JOIN categories k ON k.id = c.category_id
   LEFT JOIN scans s ON s.id = c.latest_scan_id

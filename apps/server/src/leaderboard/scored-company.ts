@@ -11,12 +11,17 @@ import type { HistoryRow } from './ranking';
 type Category = LeaderboardSchemas['Category'];
 type EntryCompany = LeaderboardSchemas['LeaderboardEntry']['company'];
 
-/** One stored column: its SQL over `companies c`, whether it is read as a number, whether a company may lack it. */
-interface Column<T, Optional extends boolean = false> {
+/**
+ * One stored column: its SQL over `companies c`, whether it is read as a number, whether a company may lack it,
+ * whether it is NULL for a company never scored.
+ */
+interface Column<T, Optional extends boolean = false, Scored extends boolean = false> {
   sql: string;
   number: boolean;
   /** Type only: a field companies built by hand (tests) may leave out. */
   optional?: Optional;
+  /** NULL until the company is scored: every read but the company read's is of scored companies only (SCORED_FROM). */
+  scored?: Scored;
   /** Type only. */
   type?: T;
 }
@@ -24,6 +29,8 @@ const text = <T = string>(sql: string): Column<T> => ({ sql, number: false });
 const num = (sql: string): Column<number> => ({ sql, number: true });
 /** A field a company may lack (those built before it existed, by hand in tests): read like text. */
 export const optional = <T>(sql: string): Column<T, true> => ({ sql, number: false });
+/** A field every scored company has and a company never scored lacks (NULL). */
+const scored = <T>(column: Column<T>): Column<T, false, true> => ({ ...column, scored: true });
 const epochMs = (column: string) => `round(extract(epoch FROM ${column}) * 1000)::float8`;
 
 /**
@@ -36,19 +43,20 @@ const STORED = {
   website: text('c.website'),
   domain: text('c.domain'),
   source: text<'curated' | 'community'>('c.source::text'),
-  score: num('c.score'),
-  grade: text<LeaderboardSchemas['LeaderboardEntry']['grade']>('c.grade'),
+  score: scored(num('c.score')),
+  grade: scored(text<LeaderboardSchemas['LeaderboardEntry']['grade']>('c.grade')),
   /** The company's own summary (the company read answers it). */
   summary: text<string | null>('c.summary'),
   /** ms since the epoch (the company the index holds has a Date). */
-  scannedAt: num(epochMs('c.scanned_at')),
+  scannedAt: scored(num(epochMs('c.scanned_at'))),
   /** Its latest scan, whose layers and checks the company read answers (see scan-details.ts). */
   latestScanId: text<string | null>('c.latest_scan_id::text'),
 };
 
 type Table = typeof STORED;
-type ValueOf<K extends keyof Table> = Table[K] extends Column<infer T, boolean> ? T : never;
-type OptionalKeys = { [K in keyof Table]: Table[K] extends Column<unknown, true> ? K : never }[keyof Table];
+type ValueOf<K extends keyof Table> = Table[K] extends Column<infer T, boolean, boolean> ? T : never;
+type OptionalKeys = { [K in keyof Table]: Table[K] extends Column<unknown, true, boolean> ? K : never }[keyof Table];
+type ScoredKeys = { [K in keyof Table]: Table[K] extends Column<unknown, boolean, true> ? K : never }[keyof Table];
 /** The stored fields as a row reads them (scannedAt in ms). */
 export type StoredFields = { [K in Exclude<keyof Table, OptionalKeys>]: ValueOf<K> } & { [K in OptionalKeys]?: ValueOf<K> };
 
@@ -66,6 +74,9 @@ export type CompanyFacts = StoredFields & {
 /** A scored company as the live index holds it. */
 export type ScoredCompany = Omit<StoredFields, 'scannedAt'> & { scannedAt: Date; category: Category | null };
 
+/** Any company, scored or not, as the company read (operation 3) reads it: one never scored has null score, grade, scannedAt. */
+export type AnyCompany = { [K in keyof ScoredCompany]: K extends ScoredKeys ? ScoredCompany[K] | null : ScoredCompany[K] };
+
 const FIELDS = Object.keys(STORED) as Array<keyof Table>;
 for (const field of FIELDS) if (!/^[A-Za-z]\w*$/.test(field)) throw new Error(`not a field name: ${field}`);
 
@@ -78,18 +89,31 @@ export const SCORED_COLUMNS = [
 // The mappers are compiled from the table once (checked names only, never input): one object literal each, so every
 // company has the same compact shape (a million of them are held), and no loop over dynamic keys per row.
 
+const read = (f: keyof Table) => (STORED[f].number ? `Number(r.${f})` : `r.${f}`);
+const CATEGORY = 'category: r.category_id ? { id: r.category_id, name: r.category_name, slug: r.category_slug } : null';
+
 /** A row of SCORED_COLUMNS as the facts hold it (without history). */
-export const storedFactsOf = new Function(
-  'r',
-  `return { ${FIELDS.map((f) => `${f}: ${STORED[f].number ? `Number(r.${f})` : `r.${f}`}`).join(', ')},
-    category: r.category_id ? { id: r.category_id, name: r.category_name, slug: r.category_slug } : null };`,
-) as (row: unknown) => StoredFields & { category: Category | null };
+export const storedFactsOf = new Function('r', `return { ${FIELDS.map((f) => `${f}: ${read(f)}`).join(', ')}, ${CATEGORY} };`) as (
+  row: unknown,
+) => StoredFields & { category: Category | null };
 
 /** The company the index holds for these facts (a change's, or a row's). */
 export const companyOf = new Function(
   'f',
   `return { ${FIELDS.map((f) => (f === 'scannedAt' ? 'scannedAt: new Date(f.scannedAt)' : `${f}: f.${f}`)).join(', ')}, category: f.category };`,
 ) as (facts: StoredFields & { category: Category | null }) => ScoredCompany;
+
+/**
+ * A row of SCORED_COLUMNS as the company the company read answers, for any company: a scored field of one never
+ * scored stays null (the mappers above, which see scored companies only, would make it 0 or 1970).
+ */
+export const anyCompanyOf = new Function(
+  'r',
+  `return { ${FIELDS.map((f) => {
+    const value = f === 'scannedAt' ? `new Date(${read(f)})` : read(f);
+    return `${f}: ${STORED[f].scored ? `r.${f} === null ? null : ${value}` : value}`;
+  }).join(', ')}, ${CATEGORY} };`,
+) as (row: unknown) => AnyCompany;
 
 /** Prisma's select of the same fields (the tests compare the start-up load with it). */
 export const SCORED_SELECT = {

@@ -9,7 +9,7 @@ import { ChangeWatermark, MAX_CATCH_UP_ROWS } from './catch-up';
 import { CursorCodec, InvalidCursorError, type CursorQuery } from './cursor';
 import { LiveIndex, type CompanyFacts, type Item } from './live-index';
 import { keyOf, SORTS, type Order, type Population, type SortKey } from './ranking';
-import type { CheckRow, CompanyRow, LayerRow, LeaderboardRepository } from './repository';
+import type { CheckRow, CompanyRead, LayerRow, LeaderboardRepository } from './repository';
 import { ScanDetails, type ScanDetailRows } from './scan-details';
 
 type ListQuery = NonNullable<LeaderboardOperations['listLeaderboard']['parameters']['query']>;
@@ -311,13 +311,13 @@ export class LeaderboardService {
   async company(domain: string, includeCommunity: boolean): Promise<CompanyDetail | null> {
     const index = await this.current();
     const item = index.byDomain(domain.toLowerCase());
-    const row = this.companyFromMemory(item) ?? (await this.companyFromDatabase(domain.toLowerCase()));
-    if (!row || (row.source === 'community' && !includeCommunity)) return null;
+    const read = this.companyFromMemory(item) ?? (await this.companyFromDatabase(domain.toLowerCase()));
+    if (!read || (read.company.source === 'community' && !includeCommunity)) return null;
+    const { company: row, latestScan: scan } = read;
     const population: Population = includeCommunity ? 'all' : 'curated';
     const ranked = index.byDomain(row.domain);
     const entry = ranked && index.inPopulation(ranked, population) ? ranked : undefined;
     const json = entry ? index.entry(entry, population) : undefined;
-    const scan = row.latestScan;
     return {
       id: row.id,
       name: row.name,
@@ -326,7 +326,7 @@ export class LeaderboardService {
       category: row.category,
       source: row.source,
       score: entry?.company.score ?? row.score,
-      grade: (entry?.company.grade ?? row.grade) as CompanyDetail['grade'],
+      grade: entry?.company.grade ?? row.grade,
       rank: json?.rank ?? null,
       rankedCompanies: entry ? index.size(population) : null,
       categoryRank: entry ? index.categoryRank(entry, population) : null,
@@ -345,19 +345,18 @@ export class LeaderboardService {
    * A ranked company as the database row would read, from the index and the kept scan details; undefined when its
    * latest scan's details are not kept (yet) or it has no summary of its own to answer.
    */
-  private companyFromMemory(item: Item | undefined): CompanyRow | undefined {
+  private companyFromMemory(item: Item | undefined): CompanyRead | undefined {
     const company = item?.company;
     if (!company?.latestScanId || company.summary === null) return undefined;
     const rows = this.details.get(company.latestScanId);
     if (!rows) return undefined;
-    const { id, name, website, source, score, grade, summary, scannedAt, category } = company;
-    return { id, name, website, domain: company.domain, source, score, grade, summary, scannedAt, category, latestScan: { summary: null, ...rows } };
+    return { company, latestScan: { summary: null, ...rows } };
   }
 
-  private async companyFromDatabase(domain: string): Promise<CompanyRow | null> {
-    const row = await this.options.repository.companyByDomain(domain);
-    if (row?.latestScanId && row.latestScan) this.keepDetails(row.latestScanId, row.latestScan);
-    return row;
+  private async companyFromDatabase(domain: string): Promise<CompanyRead | null> {
+    const read = await this.options.repository.companyByDomain(domain);
+    if (read?.company.latestScanId && read.latestScan) this.keepDetails(read.company.latestScanId, read.latestScan);
+    return read;
   }
 
   /** Follows the index from now on (see IndexObserver); returns the function that stops it. */
