@@ -149,6 +149,19 @@ test('every plain valid read is answered by the direct path itself', async () =>
   expect(cache.counts.stored).toBe(stored);
 });
 
+test('an error of ours (unknown company, invalid cursor) is answered by the direct path itself: its handler runs once', async () => {
+  const urls = ['/v1/leaderboard/companies/nobody-here.example', '/v1/leaderboard?cursor=eyJ4IjoxfQ', '/v1/leaderboard/scans/00000000-0000-4000-8000-000000000000'];
+  for (const url of urls) {
+    const expected = await get(expressUrl, url, 'ours');
+    expect(expected.status).toBeGreaterThanOrEqual(400);
+    expect(expected.status).toBeLessThan(500);
+    const before = { ...direct.counts };
+    expect(await get(listenerUrl, url, 'ours')).toEqual(expected);
+    // Handed back, Express ran the handler a second time (and parsed the query again) to write the same error.
+    expect(direct.counts).toEqual({ answered: before.answered + 1, handedBack: before.handedBack });
+  }
+});
+
 test('an answer the contract refuses is not sent by the direct path: Express answers it (500 in fail mode)', async () => {
   // A grade outside the contract's enum, written behind the service's back.
   await t.db.prisma.company.update({ where: { domain: 'co-2.example' }, data: { grade: 'Z' } });

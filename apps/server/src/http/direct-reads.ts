@@ -7,10 +7,10 @@
 // land on, so they get a direct path: the same contract rules, compiled once from the same YAML, around the very
 // handlers the Express routes call.
 //
-// The direct path only ever answers a request the full path would answer 200, byte for byte: anything it is not
-// sure of (an unknown or repeated parameter, an empty value, a percent-escape in the path, a value the contract
-// refuses, a handler error, an answer the contract refuses) is handed to Express untouched, which answers it as
-// before, errors and all. A test compares the two paths on random queries.
+// The direct path only ever answers what the full path would answer, byte for byte: a 200, or an error a handler
+// raised as ours (404, invalid cursor). Anything it is not sure of (an unknown or repeated parameter, an empty value,
+// a percent-escape in the path, a value the contract refuses, any other handler error, an answer the contract
+// refuses) is handed to Express untouched, which answers it as before. A test compares the two paths on random queries.
 //
 // The pages' server side reads the same way, in process (web/in-process-client.ts): `read` runs an operation the
 // pages use through these compiled rules and hands back the answer's bytes, or the error a handler raised, or
@@ -219,10 +219,15 @@ export class DirectReads {
     const started = performance.now();
     const requestId = pickRequestId(req.headers['x-request-id']);
     const outcome = await this.run(parsed, req, res, requestId);
-    // An error of ours too: the full path writes its body, headers and log line.
-    if (outcome.kind !== 'answer') return this.handBack(fallback);
-    const { bytes } = outcome;
-    res.writeHead(200, {
+    // A 5xx, even ours, is the full path's to answer and log as an error.
+    if (outcome.kind === 'unsure' || (outcome.kind === 'error' && outcome.error.status >= 500)) return this.handBack(fallback);
+    // A 4xx of ours (an unknown company, an invalid cursor) is written as the error handler writes it for an API
+    // path, `{code, message, requestId}` with its extra headers: the handler is not run a second time by Express.
+    const error = outcome.kind === 'error' ? outcome.error : null;
+    const status = error ? error.status : 200;
+    const bytes = outcome.kind === 'error' ? Buffer.from(JSON.stringify({ code: outcome.error.code, message: outcome.error.message, requestId })) : outcome.bytes;
+    res.writeHead(status, {
+      ...(error?.extraHeaders ?? {}),
       'X-Request-Id': requestId,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',
@@ -231,10 +236,11 @@ export class DirectReads {
     });
     res.end(bytes);
     this.counts.answered++;
-    // The line pino-http writes for the full path, without a child logger per request.
-    if (this.logger.isLevelEnabled('info')) {
-      this.logger.info(
-        { req: { id: requestId, method: 'GET', url: req.url }, res: { statusCode: 200 }, responseTime: Math.round(performance.now() - started) },
+    // The line pino-http writes for the full path (warn for a 4xx), without a child logger per request.
+    const level = status >= 400 ? 'warn' : 'info';
+    if (this.logger.isLevelEnabled(level)) {
+      this.logger[level](
+        { req: { id: requestId, method: 'GET', url: req.url }, res: { statusCode: status }, responseTime: Math.round(performance.now() - started) },
         'request completed',
       );
     }
