@@ -1,7 +1,7 @@
 // `npm run bench [-- part ...] [--db=pglite,postgres] [--companies=N,...] [--rates=0,5,20] [--seconds=S] [--sizes=1000,10000,100000]
 //  [--open-seconds=30] [--budget-seconds=900]`: runs every benchmark part (or the named ones) and prints each row beside its
 // target, met or NOT MET. Parts: reads, mixed, two-process, feedback, pipeline, stats, web, scanner, growth (the longest of the
-// default run, last); growth-1m, census (the worker on a simulated internet, PostgreSQL) and queue (claims with a million queued jobs) only when named. Defaults are the issue's figures; flags shorten a run.
+// default run, last); growth-1m, census (the worker on a simulated internet, PostgreSQL), queue (claims with a million queued jobs) and floor (Express against raw node:http on fixed bytes) only when named. Defaults are the issue's figures; flags shorten a run.
 import { execSync } from 'node:child_process';
 import { loadLine, type Database } from './common';
 import { printFeedbackBench, runFeedbackBench } from './feedback-bench';
@@ -14,6 +14,7 @@ import { printWebBench, runWebBench } from './web-bench';
 import { CENSUS_DEFAULTS, printCensusBench, runCensusBench } from './census/bench';
 import { runStatsBench } from './stats-bench';
 import { runQueueBench } from './queue-bench';
+import { runExpressFloor } from './express-floor';
 // The scanner's own benchmark lives outside its main entry point because it starts the sandbox.
 import { runScannerBench } from '@arl/scanner/dist/bench';
 
@@ -99,6 +100,8 @@ const parts: Record<string, (f: Flags) => Promise<void>> = {
 
 /** Parts run only when named: longer than the whole default run. */
 const extraParts: Record<string, (f: Flags) => Promise<void>> = {
+  // `floor`: raw node:http against Express 5 answering the same fixed bytes (what routing every read through Express costs).
+  floor: async (f) => runExpressFloor(f.seconds, f.connections),
   // `queue [--companies=N]`: the worker's claim with N (default 1,000,000) queued scan jobs, PostgreSQL.
   queue: async (f) => {
     await runQueueBench({ queued: (f.companies ?? [1_000_000])[0], claims: 400 });
