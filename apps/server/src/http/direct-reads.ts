@@ -207,7 +207,7 @@ export class DirectReads {
       // 'fail' answers 500 and 'log' logs: the full path does both exactly as for any other operation.
       return { kind: 'unsure' };
     }
-    // Tagged with the version current once the handler finished, like the full path's recorder does.
+    // Tagged with the version current once the handler finished, like the full path's JSON writer does.
     const cache = this.cache;
     const version = cache?.currentVersion();
     const bytes = bodyBytes(out.body);

@@ -2,7 +2,7 @@
 // went the whole way (request validation, handler, response validation) and answered 200, and it is tagged with
 // the data version it was computed from, so a hit is byte-for-byte what the full path would answer now. Hits are
 // answered before Express (the host's hot path); misses go through the app and are recorded on the way out.
-// Every way in (the listener's hits, the direct reads, the Express recorder, the pages' in-process reads) passes a
+// Every way in (the listener's hits, the direct reads, the Express JSON writer, the pages' in-process reads) passes a
 // URL, and the cache keys it one way: canonicalRequestKey, so `?q=Fern+Journal`, `?q=Fern%20Journal` and reordered
 // parameters are one entry, and a request the full path would answer differently is never one.
 import type * as http from 'node:http';
@@ -17,7 +17,7 @@ export interface ResponseCacheSource {
   cacheable(pathname: string): boolean;
 }
 
-/** A request's key once computed (by the listener's lookup), for the store of its answer (direct path, recorder). */
+/** A request's key once computed (by the listener's lookup), for the store of its answer (direct path, JSON writer). */
 const KEY = Symbol('response cache key');
 type Target = string | (http.IncomingMessage & { originalUrl?: string; [KEY]?: string | null });
 
