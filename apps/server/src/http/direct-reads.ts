@@ -21,7 +21,7 @@ import addFormats from 'ajv-formats';
 import type { Logger } from 'pino';
 import type { ResponseValidation } from '../config';
 import { operationShape } from './operation-shapes';
-import { ApiError } from './errors';
+import { ApiError, errorBody } from './errors';
 import { bodyBytes, memoizedValidator, type MemoizedValidator } from './frozen-memo';
 import type { OperationHandler } from './operations';
 import { OpenApiReader } from './openapi-resolve';
@@ -225,9 +225,9 @@ export class DirectReads {
     // path, `{code, message, requestId}` with its extra headers: the handler is not run a second time by Express.
     const error = outcome.kind === 'error' ? outcome.error : null;
     const status = error ? error.status : 200;
-    const bytes = outcome.kind === 'error' ? Buffer.from(JSON.stringify({ code: outcome.error.code, message: outcome.error.message, requestId })) : outcome.bytes;
+    const bytes = outcome.kind === 'error' ? Buffer.from(errorBody(outcome.error, requestId)) : outcome.bytes;
     res.writeHead(status, {
-      ...(error?.extraHeaders ?? {}),
+      ...error?.extraHeaders,
       'X-Request-Id': requestId,
       'X-Content-Type-Options': 'nosniff',
       'Cache-Control': 'no-store',

@@ -13,6 +13,10 @@ export class ApiError extends HttpError {
   }
 }
 
+/** Our error's body as the error handler writes it, in the contract's order (the direct reads and the pages' in-process reads). */
+export const errorBody = (error: ApiError, requestId: string): string =>
+  JSON.stringify({ code: error.code, message: error.message, requestId });
+
 export const notFound = (message: string): ApiError => new ApiError(404, 'not_found', message);
 export const badRequest = (message: string, code = 'bad_request'): ApiError => new ApiError(400, code, message);
 export const rateLimited = (retryAfterSeconds: number, message = 'Too many requests; try again later.'): ApiError =>

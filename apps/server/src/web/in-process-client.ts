@@ -13,6 +13,7 @@
 import type { IncomingMessage } from 'node:http';
 import { createLeaderboardClient, type LeaderboardClient } from '@arl/client';
 import type { DirectReads } from '../http/direct-reads';
+import { errorBody } from '../http/errors';
 import { pickRequestId } from '../http/request-id';
 import type { ResponseCache } from '../http/response-cache';
 
@@ -32,8 +33,8 @@ export function inProcessClient(reads: () => DirectReads, cache?: ResponseCache)
         const outcome = cached ? { kind: 'answer' as const, bytes: cached } : await reads().read(target, requestId);
         if (outcome && outcome.kind !== 'unsure') {
           if (outcome.kind === 'answer') return new Response(outcome.bytes as unknown as Uint8Array<ArrayBuffer>, { status: 200, headers: JSON_TYPE });
-          const { status, code, message, extraHeaders } = outcome.error;
-          return new Response(JSON.stringify({ code, message, requestId }), { status, headers: { ...extraHeaders, ...JSON_TYPE } });
+          const { status, extraHeaders } = outcome.error;
+          return new Response(errorBody(outcome.error, requestId), { status, headers: { ...extraHeaders, ...JSON_TYPE } });
         }
       }
       return loopback(req as IncomingMessage, input);
