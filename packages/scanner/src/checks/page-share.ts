@@ -15,6 +15,11 @@ export function pagePath(url: string): string {
   }
 }
 
+/** What a share says of the sampled pages it could not read (they are left out of it, never counted against the site). */
+export function leftOut(unread: number): string {
+  return unread > 0 ? ` (${unread} sampled page(s) could not be read and are left out)` : '';
+}
+
 /**
  * A page-level check over the whole sample: the home page's verdict plus the same judgment of every sampled page,
  * reported as a share ("7 of 10 pages serve content without JavaScript") with the pages named. All pass: passed;
@@ -36,7 +41,7 @@ export function sampleShare(a: Artifacts, home: CheckOutcome, judge: (page: Samp
   let status: Verdict = lacking.length === 0 ? 'passed' : home.status === 'failed' || failing.length * 2 > judged.length ? 'failed' : 'warning';
   let detail = `${passing.length} of ${judged.length} pages ${phrase}`;
   if (lacking.length > 0) detail += `; not ${lacking.slice(0, 3).map((p) => pagePath(p.url)).join(', ')}${lacking.length > 3 ? ` and ${lacking.length - 3} more` : ''}`;
-  if (unread > 0) detail += ` (${unread} sampled page(s) could not be read and are left out)`;
+  detail += leftOut(unread);
   detail += `. Home page: ${home.evidence.detail}`;
   if (judged.length < MIN_SAMPLE && unread > 0) {
     // Thin because of pages we could not read: the site may well have enough; that is ours to say, not its score.

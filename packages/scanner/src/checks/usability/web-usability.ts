@@ -1,7 +1,7 @@
 import { webMcpSurfaces } from '../../util/html-summary';
 import { MIN_SAMPLE } from '../../gather/page-sample';
 import { servesMarkdown } from '../../gather/llms-txt-v2';
-import { pagePath } from '../page-share';
+import { leftOut, pagePath } from '../page-share';
 import type { Artifacts, FetchedDoc } from '../../gather/artifacts';
 import type { CheckOutcome } from '../types';
 import { defineCheck, docEvidence, excerpt, isOk, looksLikeHtml, outcome, undecided, unreachable, WEBSITE } from '../define';
@@ -27,10 +27,12 @@ export const markdownNegotiation = defineCheck({
     if (samples.length === 0) return thinSample(a, home, 1);
     const verdicts = samples.map(pageMarkdown);
     const total = samples.length + 1;
+    // Pages whose markdown answer never came are left out of the share, and the share says so (as sampleShare does).
+    const unread = leftOut((a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)?.status === 'couldnt_check').length);
     // A home page whose markdown twin serves markdown (llms.txt v2) has markdown on request too.
     const homeServed = homeVerdict === 'negotiated' || homeVerdict === 'no-vary' || (homeVerdict === 'none' && (home.status === 'passed' || home.status === 'warning'));
     const served = (homeServed ? 1 : 0) + verdicts.filter((v) => v === 'negotiated' || v === 'no-vary').length;
-    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} ${a.pages ? 'more' : 'from the sitemap'})`;
+    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} ${a.pages ? 'more' : 'from the sitemap'})${unread}`;
     const allNegotiated = home.status === 'passed' && verdicts.every((v) => v === 'negotiated');
     if (allNegotiated) {
       const detail = homeVerdict === 'negotiated' ? `Markdown is negotiated with Vary: Accept on ${share}` : `${home.evidence.detail}; the other ${samples.length} sampled page(s) negotiate markdown with Vary: Accept (${share})`;
