@@ -28,11 +28,11 @@ export const markdownNegotiation = defineCheck({
     const verdicts = samples.map(pageMarkdown);
     const total = samples.length + 1;
     // Pages whose markdown answer never came are left out of the share, and the share says so (as sampleShare does).
-    const unread = leftOut((a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)?.status === 'couldnt_check').length);
+    const leftOutNote = leftOut(unreadMarkdownSamples(a));
     // A home page whose markdown twin serves markdown (llms.txt v2) has markdown on request too.
     const homeServed = homeVerdict === 'negotiated' || homeVerdict === 'no-vary' || (homeVerdict === 'none' && (home.status === 'passed' || home.status === 'warning'));
     const served = (homeServed ? 1 : 0) + verdicts.filter((v) => v === 'negotiated' || v === 'no-vary').length;
-    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} ${a.pages ? 'more' : 'from the sitemap'})${unread}`;
+    const share = `${served} of ${total} sampled pages (the home page and ${samples.length} ${a.pages ? 'more' : 'from the sitemap'})${leftOutNote}`;
     const allNegotiated = home.status === 'passed' && verdicts.every((v) => v === 'negotiated');
     if (allNegotiated) {
       const detail = homeVerdict === 'negotiated' ? `Markdown is negotiated with Vary: Accept on ${share}` : `${home.evidence.detail}; the other ${samples.length} sampled page(s) negotiate markdown with Vary: Accept (${share})`;
@@ -45,10 +45,15 @@ export const markdownNegotiation = defineCheck({
   },
 });
 
+/** Sampled pages whose markdown answer never came (a fault of the fetch, not the site's). */
+function unreadMarkdownSamples(a: Artifacts): number {
+  return (a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)?.status === 'couldnt_check').length;
+}
+
 /** A pass on fewer than MIN_SAMPLE pages says so and is worth a warning at most (page-share.ts). */
 function thinSample(a: Artifacts, result: CheckOutcome, total: number): CheckOutcome {
   if (!a.pages || total >= MIN_SAMPLE || result.status !== 'passed') return result;
-  const unread = (a.markdownSamples ?? []).filter((d) => unreachable(d, d.url)?.status === 'couldnt_check').length;
+  const unread = unreadMarkdownSamples(a);
   if (unread > 0) return outcome('couldnt_check', `Only ${total} of ${total + unread} sampled pages answered the markdown request, fewer than ${MIN_SAMPLE}: too few to judge the site`, { url: result.evidence.url });
   return { ...result, status: 'warning', evidence: { ...result.evidence, detail: `${result.evidence.detail}. Only ${total} page(s) could be sampled, fewer than ${MIN_SAMPLE}: too thin to judge a whole site, so this is at most a warning` } };
 }
