@@ -15,7 +15,7 @@ beforeAll(async () => {
   [site, browser] = await Promise.all([startSite(), launchBrowser()]);
   a = (await site.scan('exemplary')).domain;
   b = (await site.scan('typical-saas')).domain;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -79,7 +79,7 @@ test('at 390 px the page does not scroll sideways, the table scrolls in its box;
     await screenshot(page, width === 1280 ? 'compare' : 'compare-390');
     await ctx.close();
   }
-}, 60_000);
+});
 
 test('the company page shows its badge (a real SVG) and the snippet to paste', async () => {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });

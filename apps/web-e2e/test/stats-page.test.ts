@@ -49,7 +49,7 @@ beforeAll(async () => {
   stats = data!;
   expect(stats.countedCompanies).toBe(4);
   expect(stats.weekly.length).toBeGreaterThanOrEqual(4);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -18,7 +18,7 @@ beforeAll(async () => {
   expect(scan.ending).toBe('finished');
   scanId = scan.id;
   domain = scan.domain;
-}, 120_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -13,7 +13,8 @@ function run(persona: Parameters<Sandbox['urlOf']>[0], task: JourneyTask, extra:
   return runJourney({
     task,
     startUrl: sandbox.urlOf(persona),
-    fetchPolicy: { allowPrivateNetworks: true, lookup: sandbox.lookup },
+    // A deadline far beyond a page's normal time: a loaded machine must not turn a page into a timeout.
+    fetchPolicy: { allowPrivateNetworks: true, lookup: sandbox.lookup, requestTimeoutMs: 60_000 },
     driver: createHeuristicDriver(),
     ...extra,
   });

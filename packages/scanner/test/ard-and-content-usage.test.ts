@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scan } from '../src';
 import type { ScanResult } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 
 /** The 2026 discovery documents, found the ways their specs name, on real scans of loopback sites. */
 
@@ -52,7 +53,7 @@ async function serve(site: Site): Promise<string> {
 beforeAll(async () => {
   const names = Object.keys(SITES);
   const urls = await Promise.all(names.map((n) => serve(SITES[n])));
-  const scanned = await Promise.all(urls.map((u) => scan(u, { fetchPolicy: { allowPrivateNetworks: true } })));
+  const scanned = await Promise.all(urls.map((u) => scan(u, { fetchPolicy: { allowPrivateNetworks: true, ...ROOMY_DEADLINES } })));
   names.forEach((n, i) => (results[n] = scanned[i]));
 });
 afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))));

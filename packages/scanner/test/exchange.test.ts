@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createRequestSigner, generateSigningKey, scan } from '../src';
 import type { ScanResult } from '../src';
 import { EXCHANGE_WORDS_MAX, exchangeInWords, FIRST_BYTES, firstBytes } from '../src/checks/exchange';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 
 /**
  * Issue 29 item 6: evidence shows the exchange a verdict rests on, what we sent (method, URL, Accept, User-Agent,
@@ -48,7 +49,7 @@ describe('the exchange behind a verdict', () => {
   let result: ScanResult;
   beforeAll(async () => {
     ({ base, close } = await serve(seen));
-    result = await scan(`${base}/`, { fetchPolicy: { allowPrivateNetworks: true }, maxPages: 1 });
+    result = await scan(`${base}/`, { fetchPolicy: { allowPrivateNetworks: true, ...ROOMY_DEADLINES }, maxPages: 1 });
   });
   afterAll(() => close());
 
@@ -96,7 +97,7 @@ describe('a signed scan says its requests were signed, never what the signature 
     const site = await serve(seen);
     try {
       const signer = await createRequestSigner({ privateKey: generateSigningKey(), agent: 'https://scanner.example' });
-      const result = await scan(`${site.base}/`, { fetchPolicy: { allowPrivateNetworks: true, signer }, maxPages: 1 });
+      const result = await scan(`${site.base}/`, { fetchPolicy: { allowPrivateNetworks: true, ...ROOMY_DEADLINES, signer }, maxPages: 1 });
       const { exchange } = check(result, 'llms-txt').evidence;
       expect(exchange!.request.signed).toBe(true);
       expect(exchangeInWords(exchange)).toContain('; signed with Web Bot Auth)');

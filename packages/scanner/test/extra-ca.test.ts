@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { scan } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 
 /** A throwaway authority and a certificate for `names`, signed by it (openssl, P-256, valid two days). */
 function makeCa(names: string[]): { caPem: string; certPem: string; keyPem: string } {
@@ -52,8 +53,7 @@ describe('FetchPolicy.extraCaPem', () => {
 
   const policy = (extra: { extraCaPem?: string }) => ({
     allowPrivateNetworks: true,
-    requestTimeoutMs: 3000,
-    scanBudgetMs: 10_000,
+    ...ROOMY_DEADLINES,
     lookup: async () => [{ address: '127.0.0.1', family: 4 as const }],
     ...extra,
   });

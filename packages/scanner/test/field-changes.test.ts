@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scan } from '../src';
 import type { ScanResult } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 import { runChecks } from '../src/checks/run-checks';
 import { CHECK_CATALOG } from '../src/checks/catalog';
 import { llmsTxtStructure } from '../src/checks/discovery/llms-txt';
@@ -48,7 +49,7 @@ const page = (head = '', body = '') =>
   `<!doctype html><html><head><title>Acme</title><meta name="description" content="Acme widgets.">${head}</head><body><h1>Acme</h1><p>${'Acme makes widgets for people and their agents. '.repeat(6)}</p>${body}</body></html>`;
 const LLMS = '# Acme\n\n> Widgets for agents.\n\n## Docs\n\n- [Guide](/guide): start here\n';
 const robots = { type: 'text/plain', body: 'User-agent: *\nAllow: /\n' };
-const policy = { allowPrivateNetworks: true };
+const policy = { allowPrivateNetworks: true, ...ROOMY_DEADLINES };
 const check = (result: ScanResult, id: string) => result.checks.find((c) => c.id === id)!;
 
 describe('llms.txt v2 (August 2026)', () => {

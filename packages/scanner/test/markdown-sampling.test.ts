@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scan } from '../src';
 import type { ScanResult } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 
 /** Markdown negotiation judged across pages: the home page plus the scan's page sample (SCAN_MAX_PAGES), as a share. */
 
@@ -46,7 +47,7 @@ let homeOnly: string;
 beforeAll(async () => {
   const [everywhere, onlyHome] = await Promise.all([start(site(['/', ...PAGES], PAGES)), start(site(['/'], PAGES))]);
   homeOnly = onlyHome;
-  const policy = { fetchPolicy: { allowPrivateNetworks: true } };
+  const policy = { fetchPolicy: { allowPrivateNetworks: true, ...ROOMY_DEADLINES } };
   // maxPages 4: the home page and 3 of the 5 sitemap pages.
   [results.everywhere, results.homeOnly] = await Promise.all([scan(everywhere, { ...policy, maxPages: 4 }), scan(onlyHome, { ...policy, maxPages: 4 })]);
 });

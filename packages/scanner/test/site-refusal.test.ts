@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestSigner, generateSigningKey, scan } from '../src';
 import type { RequestSigner, ScanResult } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 import { answerWithFault, type Fault } from './fixtures/faulty-server';
 
 /**
@@ -49,7 +50,7 @@ function refusingSite(robots: string | Fault = REFUSING_ROBOTS): Handler {
 }
 
 const check = (result: ScanResult, id: string) => result.checks.find((c) => c.id === id)!;
-const policy = (extra: Record<string, unknown> = {}) => ({ allowPrivateNetworks: true, ...extra });
+const policy = (extra: Record<string, unknown> = {}) => ({ allowPrivateNetworks: true, ...ROOMY_DEADLINES, ...extra });
 
 describe("a site's own refusal is a verdict on the site", () => {
   let signer: RequestSigner;

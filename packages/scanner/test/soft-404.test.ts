@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { scan } from '../src';
 import type { ScanResult } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 import type { FetchedDoc } from '../src/gather/artifacts';
 import { controlPath, likeness } from '../src/gather/soft-404';
 
@@ -51,7 +52,7 @@ const markdownErrorPage = (path: string) => `# Page not found\n\n> Nothing lives
 const wantsMarkdown = (req: http.IncomingMessage) => /text\/markdown/.test(req.headers.accept ?? '') && !/text\/html/.test(req.headers.accept ?? '');
 const robots = (res: http.ServerResponse) => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
 const check = (result: ScanResult, id: string) => result.checks.find((c) => c.id === id)!;
-const policy = { allowPrivateNetworks: true };
+const policy = { allowPrivateNetworks: true, ...ROOMY_DEADLINES };
 
 describe('soft 404s are not found', () => {
   it('a site answering every markdown request and every .txt with the same 200 text/markdown error page: llms.txt and markdown negotiation are not found', async () => {

@@ -132,10 +132,11 @@ describe('guarded fetch', () => {
       } else if (path === '/slow') {
         inFlight++;
         peakInFlight = Math.max(peakInFlight, inFlight);
+        // Held long enough that two requests let in at once overlap here even on a loaded machine.
         setTimeout(() => {
           inFlight--;
           res.end('ok');
-        }, 30);
+        }, 250);
       } else if (path === '/gzip') {
         res.writeHead(200, { 'content-encoding': 'gzip' });
         res.end(require('node:zlib').gzipSync(Buffer.from('hello gzip')));

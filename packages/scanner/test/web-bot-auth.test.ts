@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createRequestSigner, generateSigningKey, scan, SIGNATURE_DIRECTORY_MEDIA_TYPE, SIGNATURE_DIRECTORY_PATH } from '../src';
 import type { RequestSigner } from '../src';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 
 /**
  * Web Bot Auth, checked by an independent verifier: a loopback site reads Signature-Input, fetches the key directory
@@ -85,7 +86,7 @@ describe('Web Bot Auth: every scanner request is signed', () => {
       });
     });
     try {
-      const result = await scan(`${site.origin}/`, { fetchPolicy: { allowPrivateNetworks: true, signer } });
+      const result = await scan(`${site.origin}/`, { fetchPolicy: { allowPrivateNetworks: true, ...ROOMY_DEADLINES, signer } });
       expect(result.ending).toBe('finished');
       const bad = verdicts.filter((v) => !v.ok);
       // Exactly one request went out unsigned on purpose: the comparison that tells a site's rule about signatures.

@@ -8,6 +8,7 @@ import { scan } from '../src';
 import type { ScanResult } from '../src';
 import { doc, json } from './fixtures/artifacts';
 import { richSite } from './fixtures/sites';
+import { ROOMY_DEADLINES } from './fixtures/deadlines';
 
 /** WebMCP as deployed (tools registered from script files) and MPP discovery through OpenAPI x-payment-info. */
 
@@ -38,7 +39,7 @@ const results: Record<string, ScanResult> = {};
 beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const policy = { fetchPolicy: { allowPrivateNetworks: true } };
+  const policy = { fetchPolicy: { allowPrivateNetworks: true, ...ROOMY_DEADLINES } };
   [results.app, results.many] = await Promise.all([scan(`${base}/`, policy), scan(`${base}/many`, policy)]);
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));

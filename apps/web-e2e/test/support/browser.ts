@@ -7,8 +7,23 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
 export const SCREENSHOTS = path.join(__dirname, '..', '..', 'test-output', 'screenshots');
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+/**
+ * Playwright's waits (a page to load, a URL, an element, a function) in every context of the browser: far beyond their
+ * normal time, so the deadline only catches a hang (Playwright's own 30 s is within reach of a page load on a loaded
+ * 2-core machine). A test may still set a context's own.
+ */
+export const WAIT_TIMEOUT_MS = 120_000;
+
+export async function launchBrowser(): Promise<Browser> {
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+  // browser.newPage() opens its context through newContext() as well.
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args: Parameters<Browser['newContext']>) => {
+    const context = await newContext(...args);
+    context.setDefaultTimeout(WAIT_TIMEOUT_MS);
+    return context;
+  };
+  return browser;
 }
 
 const AXE_SOURCE = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');

@@ -39,7 +39,10 @@ export async function startSite(): Promise<Site> {
     VALIDATE_RESPONSES: 'fail',
   });
   const db = await createTestDb('web');
-  const runtime = await createRuntime(config, { logger: createLogger(config.logLevel), db, prepare: true, fetchPolicy: { lookup: sandbox.lookup } });
+  // Scan deadlines far beyond a scan's normal time: the pages show the scans' verdicts, which a loaded machine must not
+  // turn into timeouts. Nothing in the sandbox waits for one.
+  const fetchPolicy = { lookup: sandbox.lookup, requestTimeoutMs: 60_000, scanBudgetMs: 120_000 };
+  const runtime = await createRuntime(config, { logger: createLogger(config.logLevel), db, prepare: true, fetchPolicy });
   const servers = await listen(runtime, { port, feedbackPort });
   const background = startBackground(runtime, { pollMs: 50 });
   const api = createLeaderboardClient(servers.leaderboardUrl);
@@ -67,7 +70,8 @@ export async function startSite(): Promise<Site> {
   };
 }
 
-export async function waitForScan(api: ReturnType<typeof createLeaderboardClient>, scanId: string, timeoutMs = 30_000): Promise<LeaderboardSchemas['Scan']> {
+/** Polls until the scan ends; the deadline, far beyond a scan's normal time, only catches a hang. */
+export async function waitForScan(api: ReturnType<typeof createLeaderboardClient>, scanId: string, timeoutMs = 120_000): Promise<LeaderboardSchemas['Scan']> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { data } = await api.GET('/v1/leaderboard/scans/{scanId}', { params: { path: { scanId } } });

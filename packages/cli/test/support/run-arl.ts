@@ -1,6 +1,7 @@
 // Runs the built `arl` binary (bin/arl.js, the shim npm links) in a child process as a pipeline would, and reports
 // how it ended. A run that has not ended by `killAfterMs` is killed and reported with code null: a hang shows up
-// as a failed expectation on the exit code, not as a test that never returns.
+// as a failed expectation on the exit code, not as a test that never returns. The default is far beyond a run's normal
+// time (a loaded machine can stretch a second to many), so it only catches a hang.
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 
@@ -19,7 +20,7 @@ export function runArl(args: string[], options: { bin?: string; killAfterMs?: nu
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('GITHUB_') && !k.startsWith('ARL_')));
   const started = Date.now();
   return new Promise((resolve) => {
-    execFile(process.execPath, [options.bin ?? ARL_BIN, ...args], { env, timeout: options.killAfterMs ?? 30_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [options.bin ?? ARL_BIN, ...args], { env, timeout: options.killAfterMs ?? 120_000 }, (error, stdout, stderr) => {
       const code = error ? (error as { code?: unknown }).code : 0;
       resolve({ code: typeof code === 'number' ? code : null, stdout, stderr, elapsedMs: Date.now() - started });
     });

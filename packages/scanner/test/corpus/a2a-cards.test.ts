@@ -48,7 +48,7 @@ const SITES: Record<string, SdkSiteOptions> = {
 describe('A2A 1.0 agent cards', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
-  beforeAll(() => startAndScanSites(SITES, sites, results), 30000);
+  beforeAll(() => startAndScanSites(SITES, sites, results));
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
 
   it('a 1.0 card whose embedded-key signature verifies passes and says so', () => {

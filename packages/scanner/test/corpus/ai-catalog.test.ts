@@ -38,7 +38,7 @@ describe('AI Catalog entries', () => {
       }),
     });
     result = await scanCorpus(site.url);
-  }, 30000);
+  });
   afterAll(() => site.close());
 
   it('a server card the catalog lists leads to the MCP server and counts as its card', () => {

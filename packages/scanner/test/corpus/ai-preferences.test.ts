@@ -18,7 +18,7 @@ const SITES: Record<string, SdkSiteOptions> = {
 describe('AI preferences by agent family', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
-  beforeAll(() => startAndScanSites(SITES, sites, results), 30000);
+  beforeAll(() => startAndScanSites(SITES, sites, results));
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
 
   it('each family with a consistent statement passes, and the evidence groups them', () => {

@@ -4,6 +4,7 @@
  */
 import { scan } from '../../src';
 import type { ScanResult } from '../../src';
+import { ROOMY_DEADLINES } from '../fixtures/deadlines';
 import { startSdkSite } from './sdk-servers';
 import type { RunningSite, SdkSiteOptions } from './sdk-servers';
 
@@ -16,8 +17,15 @@ export { startOAuthProtectedMcp } from './oauth-protected-mcp';
 export { startA2aAgent, startX402Paywall, startX402V1Paywall } from './payment-and-agent-servers';
 export type { OAuthProtectedMcp, OAuthProtectedMcpOptions } from './oauth-protected-mcp';
 
+/**
+ * The corpus tests are about verdicts, not time, and scan several servers at once: deadlines well beyond the normal
+ * (the scan budget only catches a hang), so that a loaded machine (CI runs every package's tests side by side on 2
+ * cores) cannot turn a verdict into a timeout. The request timeout is 15 s, not ROOMY_DEADLINES' 60 s: the "other
+ * JSON-RPC service" fixtures (mcp-discovery, mcp-rules) answer every POST with one canned error (id 1), and the
+ * scan's MCP handshake with them ends at the request timeout: each such test takes that long.
+ */
 export function scanCorpus(url: string): Promise<ScanResult> {
-  return scan(url, { fetchPolicy: { allowPrivateNetworks: true, requestTimeoutMs: 4000, scanBudgetMs: 20000 } });
+  return scan(url, { fetchPolicy: { allowPrivateNetworks: true, requestTimeoutMs: 15_000, scanBudgetMs: ROOMY_DEADLINES.scanBudgetMs } });
 }
 
 /** The status and detail of one check, for assertions that print something useful when they fail. */

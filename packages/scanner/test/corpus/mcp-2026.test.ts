@@ -34,7 +34,7 @@ describe('MCP 2026-07-28 and 2025-11-25 servers, each judged by its revision', (
     const scanned = await Promise.all([...started.map((s) => scanCorpus(s.mcpUrl!)), scanCorpus(legacy.mcpUrl!)]);
     names.forEach((n, i) => results.set(n, scanned[i]));
     legacyResult = scanned[scanned.length - 1];
-  }, 60000);
+  });
   afterAll(async () => {
     await Promise.all([...servers.values(), legacy].map((s) => s.close()));
   });
@@ -98,7 +98,7 @@ describe('server cards against the live 2026-07-28 server', () => {
       }),
     });
     result = await scanCorpus(site.url);
-  }, 30000);
+  });
   afterAll(() => site.close());
 
   test('each contradiction is named, and the name agreeing does not hide them', () => {

@@ -13,7 +13,7 @@ describe('MCP discovery on websites', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
 
-  beforeAll(() => startAndScanSites(DISCOVERY_SITES, sites, results), 60000);
+  beforeAll(() => startAndScanSites(DISCOVERY_SITES, sites, results));
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
 
   const expectedSource: Record<string, RegExp> = {

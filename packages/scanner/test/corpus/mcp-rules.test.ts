@@ -45,7 +45,7 @@ describe('MCP 2025-11-25 rules on small SDK servers', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
 
-  beforeAll(() => startAndScanSites(RULE_SERVERS, sites, results, (s) => s.mcpUrl ?? `${s.origin}/rpc`), 60000);
+  beforeAll(() => startAndScanSites(RULE_SERVERS, sites, results, (s) => s.mcpUrl ?? `${s.origin}/rpc`));
   afterAll(() => Promise.all([...sites.values()].map((s) => s.close())));
 
   const check = (server: string, id: string) => checkOf(results.get(server)!, id);

@@ -33,7 +33,7 @@ describe('client registration judged by the MCP revision', () => {
     sites.push(...started);
     const scanned = await Promise.all(started.map((s) => scanCorpus(s.url)));
     ['2026 dcr', '2026 cimd', '2025 dcr'].forEach((name, i) => results.set(name, scanned[i]));
-  }, 40000);
+  });
   afterAll(() => Promise.all(sites.map((s) => s.close())));
 
   it('a 2026-07-28 server offering only dynamic registration gets a warning naming the deprecation', () => {

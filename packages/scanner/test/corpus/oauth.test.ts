@@ -24,7 +24,7 @@ describe('OAuth-protected MCP servers', () => {
     results.set('standard', a);
     results.set('without pointer', b);
     results.set('foreign resource', c);
-  }, 60000);
+  });
   afterAll(() => Promise.all(servers.map((s) => s.close())));
 
   it('a 401 pointing at RFC 9728 metadata, an OpenID provider found by discovery, PKCE S256: sign-in required, verdicts kept', () => {

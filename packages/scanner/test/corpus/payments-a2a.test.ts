@@ -17,7 +17,7 @@ describe('payment and agent servers from npm', () => {
     [paywall] = started;
     const [paidUrl, home, v1Url, agentHome] = await Promise.all([scanCorpus(paywall.url), scanCorpus(`${paywall.origin}/`), scanCorpus(started[1].url), scanCorpus(started[2].url)]);
     Object.assign(results, { paidUrl, home, v1Url, agentHome });
-  }, 60000);
+  });
   afterAll(() => Promise.all(servers.map((s) => s.close())));
 
   it('a scanned URL that itself answers 402 with a valid PAYMENT-REQUIRED header supports x402 v2', () => {

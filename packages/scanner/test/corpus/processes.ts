@@ -36,7 +36,8 @@ export function packageBin(packageName: string, binName?: string): string {
 
 /**
  * Runs a package's own server entry point in a child process (several are ESM-only, which Jest's CommonJS sandbox
- * cannot import) and resolves once its output matches `ready`.
+ * cannot import) and resolves once its output matches `ready`. The deadline only catches a server that never starts:
+ * far beyond a normal start, which a loaded machine can stretch to many seconds.
  */
 export async function startNodeProcess(script: string, args: string[], options: { env?: Record<string, string>; ready: RegExp; timeoutMs?: number }): Promise<{ child: ChildProcess; match: RegExpExecArray; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -53,7 +54,7 @@ export async function startNodeProcess(script: string, args: string[], options: 
     const timer = setTimeout(() => {
       void stop();
       reject(new Error(`${path.basename(script)} did not start in time; output: ${output.slice(-500)}`));
-    }, options.timeoutMs ?? 15000);
+    }, options.timeoutMs ?? 120_000);
     let done = false;
     const onData = (chunk: Buffer): void => {
       if (done) return;

@@ -17,7 +17,7 @@ describe('reference servers from npm', () => {
     results.set('everything-http', http);
     results.set('everything-sse', sse);
     results.set('basic-app', app);
-  }, 60000);
+  });
   afterAll(() => Promise.all(servers.map((s) => s.close())));
 
   it('server-everything over Streamable HTTP: a finished MCP server scan whose handshake, tools, names and schemas pass', () => {
