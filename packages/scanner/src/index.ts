@@ -9,6 +9,7 @@ export { checkScannableUrl } from './fetch/check-scannable-url';
 export type { ScannableUrlResult } from './fetch/check-scannable-url';
 export { isPublicAddress } from './fetch/address-policy';
 export { scan, SCAN_PHASES } from './scan/scan';
+export { cleanSiteText, SITE_TEXT_MAX_LENGTH } from './util/site-text';
 export { causeForFetchError } from './scan/causes';
 export type { ScanOptions, ScanPhase } from './scan/scan';
 export { CHECK_CATALOG } from './checks/catalog';

@@ -2,7 +2,7 @@
 // result and its score history, the outbox mails, and the state change to `ended` (activeTarget cleared, so the
 // next submission of the target starts a new scan). The caller publishes the change after the commit.
 import { randomUUID } from 'node:crypto';
-import type { ScanResult } from '@arl/scanner';
+import { cleanSiteText, type ScanResult } from '@arl/scanner';
 import type { JobQueue, Tx } from '../jobs/queue';
 import { composeScanMail } from '../mail/compose';
 import { queueMail } from '../mail/mail-job';
@@ -105,7 +105,9 @@ export async function endScan(tx: Tx, scanId: string, outcome: ScanOutcome, deps
          INSERT INTO score_history (company_id, scan_id, score, grade, recorded_at)
          SELECT id, $10::uuid, $6::int, $7::varchar, $9::timestamptz FROM written)
        SELECT id, source FROM written`,
-      randomUUID(), (outcome.siteName?.trim() || scan.domain).slice(0, 200), new URL(outcome.finalUrl ?? scan.url).origin,
+      // The site's own words pass the scanner's one door again here, where they enter storage (a ScanResult from
+      // an older scanner or a test never bypasses it).
+      randomUUID(), cleanSiteText(outcome.siteName) ?? scan.domain, new URL(outcome.finalUrl ?? scan.url).origin,
       scan.domain, scan.origin === 'demo', outcome.score!, outcome.grade!, outcome.summary ?? null, now, scan.id,
     );
     companyId = written.id;

@@ -7,7 +7,14 @@ import { PUBLIC_FIGURES } from '../shared/public-figures';
 import { companyHref, compareHref, leaderboardHref } from '../shared/urls';
 import { movementOf } from '../pages/WatchParts';
 
-const cell = (s: string | number | null | undefined) => String(s ?? '—').replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
+/**
+ * Other people's words as Markdown text: company and category names (a scanned site chooses its own), a visitor's
+ * search. Every character CommonMark or GitHub could read as syntax (links, images, emphasis, code, headings, tables,
+ * strike-through, raw HTML) is backslash-escaped, so the text renders as the words it is and never as markup.
+ */
+export const mdText = (s: string): string => s.replace(/[\\`*_[\]()<>#|!~]/g, '\\$&');
+/** A table cell: pipes escaped (those mdText escaped already are left as they are), line breaks folded. */
+const cell = (s: string | number | null | undefined) => String(s ?? '—').replace(/(?<!\\)\|/g, '\\|').replace(/\s*\n\s*/g, ' ');
 const row = (cells: Array<string | number | null | undefined>) => `| ${cells.map(cell).join(' | ')} |`;
 
 export function toMarkdown(data: PageData, publicUrl: string): string {
@@ -17,13 +24,13 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
     case 'leaderboard': {
       lines.push('# Agent-Readiness Leaderboard', '');
       lines.push('Companies ranked by how ready their websites, APIs and MCP servers are for AI agents.', '');
-      const filters = [data.query.q && `search "${data.query.q}"`, data.query.category && `category ${data.query.category}`, data.query.community && 'community scans included'].filter(Boolean);
+      const filters = [data.query.q && `search "${mdText(data.query.q)}"`, data.query.category && `category ${mdText(data.query.category)}`, data.query.community && 'community scans included'].filter(Boolean);
       lines.push(`${data.list.total} ${data.list.total === 1 ? 'company' : 'companies'}${filters.length ? ` (${filters.join(', ')})` : ''}.`, '');
       if (data.list.items.length > 0) {
         lines.push(row(['Rank', 'Company', 'Domain', 'Category', 'Score', 'Grade', '7-day score', '7-day rank', 'New this week']));
         lines.push(row(['---:', '---', '---', '---', '---:', '---', '---', '---', '---']).replace(/\\\|/g, '|'));
         for (const e of data.list.items) {
-          lines.push(row([e.rank, `[${e.company.name}](${abs(companyHref(e.company.domain, data.query.community === 'include'))})`, e.company.domain, e.company.category?.name, e.score, e.grade, scoreMovement(e.scoreChange7d).sign, rankMovement(e.rankChange7d).sign, e.newThisWeek ? 'yes' : 'no']));
+          lines.push(row([e.rank, `[${mdText(e.company.name)}](${abs(companyHref(e.company.domain, data.query.community === 'include'))})`, e.company.domain, e.company.category && mdText(e.company.category.name), e.score, e.grade, scoreMovement(e.scoreChange7d).sign, rankMovement(e.rankChange7d).sign, e.newThisWeek ? 'yes' : 'no']));
         }
         lines.push('');
         if (data.list.nextCursor) lines.push(`[Next page](${abs(leaderboardHref({ ...data.query, cursor: data.list.nextCursor }))})`, '');
@@ -41,7 +48,7 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
     }
     case 'company': {
       const c = data.company;
-      lines.push(`# ${c.name}`, '', `Website: ${c.website} · Category: ${c.category?.name ?? 'none'} · Source: ${c.source}`, '');
+      lines.push(`# ${mdText(c.name)}`, '', `Website: ${mdText(c.website)} · Category: ${c.category ? mdText(c.category.name) : 'none'} · Source: ${c.source}`, '');
       if (c.score !== null) {
         lines.push(`- Score: **${c.score}/100**, grade **${c.grade}**`);
         lines.push(`- Rank: ${c.rank !== null ? `${c.rank} of ${c.rankedCompanies}` : 'not ranked'}; in category: ${c.categoryRank !== null ? `${c.categoryRank} of ${c.categoryRankedCompanies}` : '—'}`);
@@ -91,7 +98,7 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
           lines.push('');
         }
       }
-      lines.push(`Compare: ${abs(compareHref([c.domain], data.community))}&add=other.com · Badge: \`[![Agent readiness of ${c.name}](${data.badge.image})](${data.badge.page})\``);
+      lines.push(`Compare: ${abs(compareHref([c.domain], data.community))}&add=other.com · Badge: \`[![Agent readiness of ${mdText(c.name.replace(/`/g, ''))}](${data.badge.image})](${data.badge.page})\``);
       break;
     }
     case 'compare': {
@@ -101,7 +108,7 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
         lines.push(`Give two to four domains: ${abs('/compare?domains=a.com,b.com')}`);
         break;
       }
-      const names = cmp.companies.map((x) => x.name);
+      const names = cmp.companies.map((x) => mdText(x.name));
       const ahead = (leaders: string[], i: number) => (leaders.includes(cmp.companies[i].domain) ? ' (ahead)' : '');
       lines.push(row(['Measure', ...names]), row(['---', ...names.map(() => '---')]).replace(/\\\|/g, '|'));
       lines.push(row(['Score', ...cmp.companies.map((x, i) => (x.score === null ? 'not scored' : `${x.score} ${x.grade}${ahead(cmp.score.leaders, i)}`))]));
@@ -165,7 +172,7 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
       const s = data.stats;
       const pct = (x: number) => `${(x * 100).toFixed(x > 0 && x < 0.1 ? 1 : 0)} %`;
       lines.push('# The state of agent readiness', '');
-      lines.push(`${s.rankedCompanies} ranked companies (${s.category ? `category ${s.category.name}, ` : ''}${s.population === 'all' ? 'curated and community' : 'curated'}); ${s.countedCompanies} counted. Methodology ${s.methodologyVersion}: ${abs('/methodology')}`, '');
+      lines.push(`${s.rankedCompanies} ranked companies (${s.category ? `category ${mdText(s.category.name)}, ` : ''}${s.population === 'all' ? 'curated and community' : 'curated'}); ${s.countedCompanies} counted. Methodology ${s.methodologyVersion}: ${abs('/methodology')}`, '');
       lines.push('## Every check', '', row(['Check', 'Companies', 'Passed', 'Warning', 'Failed', 'Not applicable', 'Could not check']), '| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
       for (const c of s.checks) {
         lines.push(row([`[${c.name}](${abs(`/methodology#check-${c.id}`)})`, c.companies, pct(c.shares.passed), pct(c.shares.warning), pct(c.shares.failed), pct(c.shares.notApplicable), pct(c.shares.couldntCheck)]));
@@ -176,7 +183,7 @@ export function toMarkdown(data: PageData, publicUrl: string): string {
       for (const l of s.layers) lines.push(`- ${LAYER_NAMES[l.id]}: ${l.quartiles ? `${l.quartiles.min} / ${l.quartiles.q1} / ${l.quartiles.median} / ${l.quartiles.q3} / ${l.quartiles.max}` : 'no score'} (${l.scored} scored)`);
       if (s.categories.length > 0) {
         lines.push('', '## By category', '', row(['Category', 'Companies', 'Median score']), '| --- | ---: | ---: |');
-        for (const c of s.categories) lines.push(row([c.category.name, c.rankedCompanies, c.score?.median ?? null]));
+        for (const c of s.categories) lines.push(row([mdText(c.category.name), c.rankedCompanies, c.score?.median ?? null]));
       }
       lines.push('', '## Weekly pass shares', '');
       for (const w of s.weekly) lines.push(`- Week ending ${w.weekEnding}${w.partial ? ' (so far)' : ''}: ${w.companies} companies; ${w.checks.filter((c) => c.companies > 0).slice(0, 6).map((c) => `${c.id} ${pct(c.share)}`).join(', ')}`);

@@ -1,22 +1,30 @@
 import type { Artifacts } from '../gather/artifacts';
 import { jsonLdTypes } from '../util/html-summary';
+import { cleanSiteText } from '../util/site-text';
 
 const GENERIC_TITLE = /^(home|welcome|sign in|sign up|log in|login|pricing|docs|documentation)$/i;
 const NAMED_TYPES = ['Organization', 'Corporation', 'WebSite', 'SoftwareApplication'];
 
-/** og:site_name, then a JSON-LD Organization/WebSite name, then the title's brand part, then the MCP server name. */
+/**
+ * og:site_name, then a JSON-LD Organization/WebSite name, then the title's brand part, then the MCP server name: the
+ * first that holds visible text once it has passed the site-text door (util/site-text.ts).
+ */
 export function siteNameOf(a: Artifacts): string | null {
   const html = a.homeHtml;
-  if (html?.ogSiteName) return html.ogSiteName;
+  const og = cleanSiteText(html?.ogSiteName);
+  if (og) return og;
   for (const type of NAMED_TYPES) {
     const item = html?.jsonLd.find((i) => jsonLdTypes(i).includes(type)) as { name?: unknown } | undefined;
-    if (typeof item?.name === 'string' && item.name.trim()) return item.name.trim();
+    const name = typeof item?.name === 'string' ? cleanSiteText(item.name) : null;
+    if (name) return name;
   }
   if (html?.title && a.home?.status && a.home.status < 400) {
     // "Sign in – Acme" names Acme, not "Sign in".
-    const parts = html.title.split(/\s+[|–—-]\s+/).map((p) => p.trim()).filter((p) => p && !GENERIC_TITLE.test(p));
-    if (parts[0]) return parts[0].slice(0, 120);
+    const title = cleanSiteText(html.title, Number.MAX_SAFE_INTEGER) ?? '';
+    const parts = title.split(/\s+[|–—-]\s+/).map((p) => p.trim()).filter((p) => p && !GENERIC_TITLE.test(p));
+    const brand = cleanSiteText(parts[0]);
+    if (brand) return brand;
   }
   const info = a.mcp?.initialize.serverInfo;
-  return info?.title ?? info?.name ?? null;
+  return cleanSiteText(info?.title) ?? cleanSiteText(info?.name);
 }
