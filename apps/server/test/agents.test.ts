@@ -20,8 +20,6 @@ import { loadConfig } from '../src/config';
 import { realPublicUrls } from './support/ports';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
-jest.setTimeout(60_000);
-
 let server: ScanTestServer;
 let leaderboard: Client;
 let feedback: Client;
@@ -292,7 +290,7 @@ interface SdkRun {
 }
 
 async function askWithSdk(...texts: string[]): Promise<SdkRun> {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'support', 'a2a-client.cjs'), `${server.config.publicUrl}/.well-known/agent-card.json`, ...texts], { timeout: 30_000 });
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(__dirname, 'support', 'a2a-client.cjs'), `${server.config.publicUrl}/.well-known/agent-card.json`, ...texts], { timeout: 120_000 });
   return JSON.parse(stdout.trim()) as SdkRun;
 }
 

@@ -11,9 +11,6 @@ import YAML from 'yaml';
 import { runArl } from './support/arl-cli';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
-// Scans, rescans and child processes: generous bounds for a loaded CI machine (the work itself takes seconds).
-jest.setTimeout(120_000);
-
 let t: ScanTestServer;
 let tmp: string;
 beforeAll(async () => {

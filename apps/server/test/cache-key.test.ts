@@ -31,7 +31,7 @@ beforeAll(async () => {
   cache = createLeaderboardReadCache(t.runtime);
   listenerUrl = await serve(createLeaderboardListener(t.runtime, cache));
   expressUrl = await serve(createLeaderboardApp(t.runtime));
-}, 60_000);
+});
 
 afterAll(async () => {
   for (const server of servers) server.close();

@@ -20,7 +20,7 @@ let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
   await insertCompany(t.runtime.db, { name: 'Matcher Co', domain: 'matcher.example', score: 70 });
-}, 30_000);
+});
 afterAll(() => t.close());
 
 // Express-routed reads of both hosts (not the response cache's or the direct reads' paths: those skip the validator).

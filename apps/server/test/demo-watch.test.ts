@@ -6,8 +6,6 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
 
-jest.setTimeout(180_000);
-
 test('the demo prints a verified webhook delivery with its Standard Webhooks headers, and a badge', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arl-demo-'));
   try {

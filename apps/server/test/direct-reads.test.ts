@@ -49,7 +49,7 @@ beforeAll(async () => {
   direct = createDirectReads(t.runtime, cache);
   listenerUrl = await serve(createLeaderboardListener(t.runtime, cache, direct));
   expressUrl = await serve(createLeaderboardApp(t.runtime));
-}, 120_000);
+});
 
 afterAll(async () => {
   for (const server of servers) server.close();
@@ -124,7 +124,7 @@ test('random reads, valid and not, get the same status, headers and bytes from t
   );
   // The comparison is about the direct path: most valid reads were answered by it, not handed back.
   expect(direct.counts.answered).toBeGreaterThan(100);
-}, 120_000);
+});
 
 test('every plain valid read is answered by the direct path itself', async () => {
   const before = { ...direct.counts, hits: cache.counts.hits };

@@ -15,8 +15,6 @@ import { listen } from '../src/server';
 import { expectErrorBody } from './support/harness';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
-jest.setTimeout(180_000);
-
 const HOUR = 3_600_000;
 const typical = PERSONAS.find((p) => p.name === 'typical-saas')!;
 /** One site per test, so that no test meets another's rescans. */
@@ -34,7 +32,7 @@ const scanOf = new Map<string, string>();
 
 async function scanned(server: ScanTestServer, name: string): Promise<string> {
   const { data } = await server.client.POST('/v1/leaderboard/scans', { body: { url: sandbox.urlOf(name as PersonaName) } });
-  const ended = await server.waitForEnd(data!.scan.id, 60_000);
+  const ended = await server.waitForEnd(data!.scan.id, 120_000);
   expect(ended.ending).toBe('finished');
   return ended.id;
 }
@@ -61,7 +59,7 @@ afterAll(async () => {
 
 /** Waits until no scan of the domain is running: the next disputes meet an ended rescan, as a long burst does. */
 async function rescansEnded(server: ScanTestServer, domain: string): Promise<void> {
-  for (const scan of await server.db.prisma.scan.findMany({ where: { domain } })) await server.waitForEnd(scan.id, 60_000);
+  for (const scan of await server.db.prisma.scan.findMany({ where: { domain } })) await server.waitForEnd(scan.id, 120_000);
 }
 
 test('50 disputes from one client in a burst start 1 rescan: every one is recorded with its id', async () => {
@@ -85,7 +83,7 @@ test('50 disputes from one client in a burst start 1 rescan: every one is record
   expect(rows).toHaveLength(50);
   expect(new Set(rows.map((r) => r.rescanId))).toEqual(new Set([rescans[0].id]));
   // Once it has ended, all 50 have its outcome.
-  await t.waitForEnd(rescans[0].id, 60_000);
+  await t.waitForEnd(rescans[0].id, 120_000);
   const { data } = await t.client.GET('/v1/leaderboard/companies/{domain}/disputes', { params: { path: { domain: 'burst.test' } } });
   expect(data!.items).toHaveLength(20);
   expect(data!.items.every((d) => d.rescanId === rescans[0].id && (d.state === 'held' || d.state === 'changed'))).toBe(true);
@@ -99,12 +97,13 @@ test('disputes 1.2 s apart within DISPUTE_RESCAN_INTERVAL join the rescan, ended
   expect(first.status).toBe(201);
   const [rescan] = await disputeRescans(t, 'joins.test');
   expect(first.body.message).toContain(`A rescan of joins.test is running (scan ${rescan.id})`);
-  await t.waitForEnd(rescan.id, 60_000);
+  await t.waitForEnd(rescan.id, 120_000);
 
-  // 25 more, 1.2 s apart on the clock (the issue's abuse: 25 rescans in 32 s), then one 5 s before the hour ends.
+  // 25 more, 1.2 s apart on the clock (the issue's abuse: 25 rescans in 32 s), then one 30 s before the hour ends
+  // (the clock also runs in real time: the margin keeps a slow request on a loaded machine inside the hour).
   for (let i = 0; i < 26; i += 1) {
     if (i < 25) offsetMs += 1200;
-    else offsetMs = rescan.createdAt.getTime() + HOUR - 5000 - Date.now();
+    else offsetMs = rescan.createdAt.getTime() + HOUR - 30_000 - Date.now();
     const res = await dispute(t.feedbackUrl, { scanId, checkId: checks[i % checks.length], observation: `Dispute ${i} of a verdict of joins.test.` });
     expect(res.status).toBe(201);
     expect(res.body.message).toContain(`It joins the rescan an earlier dispute of joins.test asked for at ${rescan.createdAt.toISOString()} (disputes rescan a company at most once every 1 hour).`);
@@ -124,7 +123,7 @@ test('disputes 1.2 s apart within DISPUTE_RESCAN_INTERVAL join the rescan, ended
   const next = await dispute(t.feedbackUrl, { scanId, checkId: 'robots-txt', observation: 'And robots.txt, a second later.' });
   expect(next.body.message).toContain(`It joins the rescan an earlier dispute of joins.test asked for at ${rescans[1].createdAt.toISOString()}`);
   expect((await t.db.prisma.verdictDispute.findUniqueOrThrow({ where: { id: next.body.id } })).rescanId).toBe(rescans[1].id);
-  await t.waitForEnd(rescans[1].id, 60_000);
+  await t.waitForEnd(rescans[1].id, 120_000);
 
   // A dispute of the rescan itself, within the interval: joining would compare the scan with itself, so it says so.
   const ofRescan = await dispute(t.feedbackUrl, { scanId: rescans[1].id, checkId: 'llms-txt', observation: 'The rescan got it wrong too.' });
@@ -150,14 +149,17 @@ describe('the scan limit (SCAN_RATE_LIMIT 3 a minute)', () => {
 
   const postScan = (from?: string) => send(limited.leaderboardUrl, '/v1/leaderboard/scans', { url: sandbox.urlOf('limited' as PersonaName) }, from);
 
-  /** POSTs scans until refused, in a window with at least 20 s left (the limiter's windows run on the real clock). */
+  /**
+   * POSTs scans until refused, in a window with at least 40 s left (the limiter's windows run on the real clock): the
+   * requests of the test must all fall in that window, and on a loaded machine they can take many seconds.
+   */
   async function overTheLimit(): Promise<void> {
     for (;;) {
       let answer = await postScan();
       for (let i = 0; i < 10 && answer.status !== 429; i += 1) answer = await postScan();
       expect(answer.status).toBe(429);
       const left = Number(answer.headers['retry-after']);
-      if (left >= 20) return;
+      if (left >= 40) return;
       await new Promise((r) => setTimeout(r, left * 1000 + 200));
     }
   }
@@ -194,7 +196,7 @@ describe('the scan limit (SCAN_RATE_LIMIT 3 a minute)', () => {
     // the clock's, so the four requests below start early in one.
     const from = '127.0.0.2';
     const left = 60_000 - (Date.now() % 60_000);
-    if (left < 10_000) await new Promise((r) => setTimeout(r, left + 100));
+    if (left < 30_000) await new Promise((r) => setTimeout(r, left + 100)); // room for the four requests on a loaded machine
     const accepted = [];
     for (let i = 0; i < 3; i += 1) {
       accepted.push(await send(limited.feedbackUrl, '/v1/feedback/leaderboard/disputes', { scanId, checkId: 'llms-txt', observation: `Within the limit, number ${i}.` }, from));

@@ -9,9 +9,6 @@ import { expectErrorBody } from './support/harness';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 import request from 'supertest';
 
-// Scans, rescans and child processes: generous bounds for a loaded CI machine (the work itself takes seconds).
-jest.setTimeout(120_000);
-
 // A site that fixes its llms.txt while a dispute says the verdict was wrong: the rescan then changes the verdict.
 let llmsTxtServed = false;
 const typical = PERSONAS.find((p) => p.name === 'typical-saas')!;
@@ -178,7 +175,7 @@ test('refused, nothing stored: unknown scan or check, a scan of another domain, 
 
   const { data: slow } = await t.client.POST('/v1/leaderboard/scans', { body: { url: sandbox.urlOf('slow') } });
   expectErrorBody(await dispute({ scanId: slow!.scan.id, checkId: 'llms-txt', observation }), 409, 'report_not_ready');
-  await t.waitForEnd(slow!.scan.id, 60_000);
+  await t.waitForEnd(slow!.scan.id, 120_000);
 
   expect(await t.db.prisma.feedbackReport.count()).toBe(before);
   expectErrorBody(await request(t.feedbackUrl).get(`/v1/feedback/leaderboard/reports/${scanId}/dispute`), 404, 'not_found');

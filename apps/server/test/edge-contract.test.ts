@@ -20,7 +20,7 @@ beforeAll(async () => {
   await insertProject(t.runtime.db, { slug: 'edge-project' });
   const names = ['Fern Journal', "It's Here", 'Widget (beta)', 'C++ Tools', 'a/b testing', 'AT&T Labs', 'Who? What: @home', '100% Pure'];
   for (const [i, name] of names.entries()) await insertCompany(t.runtime.db, { name, domain: `edge${i}.example`, score: 50 + i });
-}, 30_000);
+});
 afterAll(() => t.close());
 
 function listedStatuses(host: 'leaderboard' | 'feedback', method: string, path: string): number[] {

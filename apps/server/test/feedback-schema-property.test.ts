@@ -130,4 +130,4 @@ test('the served schema accepts a random body iff the endpoint does', async () =
   // The generator must explore both sides, or the property says little.
   expect(seen.accepted).toBeGreaterThan(40);
   expect(seen.refused).toBeGreaterThan(40);
-}, 120_000);
+});

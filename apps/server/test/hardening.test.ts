@@ -19,7 +19,7 @@ beforeAll(async () => {
   await insertCompany(t.runtime.db, { name: 'Acme', domain: 'acme.example', score: 80 });
   await insertProject(t.runtime.db, { slug: 'hard-project' });
   ops = await startOpsServer({ host: '127.0.0.1', port: 0, metrics: t.runtime.metrics, logger: t.runtime.logger, ready: () => t.runtime.readiness.check() });
-}, 30_000);
+});
 afterAll(async () => {
   await ops.close();
   await t.close();

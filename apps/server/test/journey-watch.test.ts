@@ -73,7 +73,9 @@ test('a vanished worker: the journey is retried once and ends normally; on its l
   await claimAsDeadWorker(givenUp, { lastAttempt: true });
   expect((await readJourney(retried)).state).toBe('running');
 
-  background = startBackground(t.runtime, { pollMs: 20, leaseMs: 300 });
+  // The dead worker's lease has run out already (claimAsDeadWorker); the live worker's own lease is long, so that on a
+  // loaded machine a late renewal cannot make it look dead too (a 300 ms one could, and count one more attempt).
+  background = startBackground(t.runtime, { pollMs: 20, leaseMs: 5_000 });
   const [first, second] = await Promise.all([waitFor(retried, 'ended'), waitFor(givenUp, 'ended')]);
   expect(first).toMatchObject({ outcome: 'succeeded', driver: 'heuristic' });
   expect(first.evidence).toContainEqual(expect.objectContaining({ kind: 'openapi_document' }));
@@ -85,7 +87,7 @@ test('a vanished worker: the journey is retried once and ends normally; on its l
 });
 
 test('a shutdown hands a running journey back to the queue (waiting, company still held); the next worker finishes it', async () => {
-  background ??= startBackground(t.runtime, { pollMs: 20, leaseMs: 300 });
+  background ??= startBackground(t.runtime, { pollMs: 20, leaseMs: 5_000 });
   const id = (await startJourney('slowpoke.test', 'api_docs')).body.journey.id;
   const running = await waitFor(id, 'running');
   expect(running.driver).toBe('heuristic');
@@ -96,7 +98,7 @@ test('a shutdown hands a running journey back to the queue (waiting, company sti
   const job = (await t.db.executeSql(`SELECT state, attempts FROM jobs WHERE kind = 'journey' AND payload->>'journeyId' = $1`, [id])).rows[0];
   expect(job).toMatchObject({ state: 'queued', attempts: 0 });
 
-  background = startBackground(t.runtime, { pollMs: 20, leaseMs: 300 });
+  background = startBackground(t.runtime, { pollMs: 20, leaseMs: 5_000 });
   const ended = await waitFor(id, 'ended');
   expect(ended.outcome).not.toBe('interrupted');
   expect(await t.db.prisma.journey.findUniqueOrThrow({ where: { id } })).toMatchObject({ activeCompany: null, attempts: 2 });

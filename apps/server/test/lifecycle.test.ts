@@ -79,28 +79,32 @@ test('logs: pino-pretty lines when asked (development on a terminal), JSON other
 });
 
 test('signals: the same Ctrl-C delivered twice (terminal and npm) drains once; a later second signal exits at once', async () => {
-  // A child with exitOnSignals and a drain of 1.5 s, as the entry points install it.
+  // A child with exitOnSignals and a drain of `drainMs`, as the entry points install it.
   const script = `
     const { exitOnSignals } = require('./dist/cli/process-lifecycle');
     const { createLogger } = require('./dist/logger');
-    exitOnSignals(createLogger('info', { format: 'json' }), 10000, () => new Promise((r) => setTimeout(r, 1500)));
+    const drainMs = Number(process.argv[1]);
+    exitOnSignals(createLogger('info', { format: 'json' }), drainMs + 10000, () => new Promise((r) => setTimeout(r, drainMs)));
     process.stdout.write('ready\\n');
     setInterval(() => undefined, 1000);`;
-  const run = async (gapMs: number) => {
-    const child = spawn(process.execPath, ['-e', script], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
+  const run = async (gapMs: number, drainMs: number) => {
+    const child = spawn(process.execPath, ['-e', script, String(drainMs)], { cwd: path.resolve(__dirname, '..'), stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // 'close', not 'exit': the child's last log lines may still be in the pipe when it exits.
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     while (!out.includes('ready')) await new Promise((r) => setTimeout(r, 20));
     child.kill('SIGINT');
     await new Promise((r) => setTimeout(r, gapMs));
     child.kill('SIGINT');
     return { code: await exited, out };
   };
-  const twiceAtOnce = await run(50);
+  // 50 ms apart: well within the 1 s in which a signal counts as the same one delivered twice.
+  const twiceAtOnce = await run(50, 1500);
   expect(twiceAtOnce.code).toBe(0);
   expect(twiceAtOnce.out).toContain('"msg":"stopped"');
-  const secondLater = await run(1200);
+  // 3 s apart: past that second, and long before the drain (60 s) would end, however late a loaded machine's timers.
+  const secondLater = await run(3000, 60_000);
   expect(secondLater.code).toBe(1);
   expect(secondLater.out).toContain('"msg":"second signal: exiting now"');
 });

@@ -68,7 +68,7 @@ describe('with SMTP_URL', () => {
     refuseNext = 1;
     const { data } = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf('sign-in-wall'), email: 'owner@members-only.test' } });
     const scan = await t.waitForEnd(data!.scan.id);
-    const mail = await pollUntil('the retried mail', async () => received.find((m) => m.to.includes('owner@members-only.test')), 15_000);
+    const mail = await pollUntil('the retried mail', async () => received.find((m) => m.to.includes('owner@members-only.test')), 120_000);
     expect(decode(mail.raw)).toContain('Ending: sign_in_required');
     const row = await pollUntil('sent status', async () => {
       const [r] = await t.db.prisma.mailOutbox.findMany({ where: { scanId: scan.id } });

@@ -12,8 +12,6 @@ import { BODY_LIMIT_BYTES } from '../src/http/contract-app';
 import { startTestServer, type TestServer } from './support/harness';
 import { realPublicUrls } from './support/ports';
 
-jest.setTimeout(120_000);
-
 const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { MAIL_JOB } from '../src/mail/mail-job';
 import { startOpsServer, type OpsServer } from '../src/metrics/ops-server';
 import { SCAN_JOB } from '../src/scans/scan-job';
-import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
+import { pollUntil, startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
 const lines: Array<Record<string, unknown>> = [];
 const sink = new Writable({
@@ -41,7 +41,12 @@ test('requests are counted by host, operationId and status, cached answers and u
   for (let i = 0; i < 3; i += 1) expect((await fetch(`${t.leaderboardUrl}/v1/leaderboard?limit=5`)).status).toBe(200);
   expect((await fetch(`${t.leaderboardUrl}/v1/no-such-route`)).status).toBe(404);
   expect((await fetch(`${t.feedbackUrl}/v1/feedback/no-such-project`)).status).toBe(404);
-  const text = await scrape();
+  // A request is counted when its response has finished on the server, which may be after the client has it.
+  const text = await pollUntil('the requests to be counted', async () => {
+    const got = await scrape();
+    return sample(got, 'arl_http_request_duration_seconds_count{host="leaderboard",operation="listLeaderboard",status="200"}') === 3
+      && sample(got, 'arl_http_requests_total{host="feedback",operation="getFeedbackCard",status="404"}') === 1 ? got : undefined;
+  });
   expect(sample(text, 'arl_http_requests_total{host="leaderboard",operation="listLeaderboard",status="200"}')).toBe(3);
   expect(sample(text, 'arl_http_request_duration_seconds_count{host="leaderboard",operation="listLeaderboard",status="200"}')).toBe(3);
   expect(sample(text, 'arl_http_requests_total{host="leaderboard",operation="unmatched",status="404"}')).toBe(1);
@@ -55,9 +60,15 @@ test('scan endings and durations are counted, and the end of a scan is logged wi
   });
   expect(res.status).toBe(202);
   const { scan } = (await res.json()) as { scan: { id: string } };
-  const ended = await t.waitForEnd(scan.id, 30_000);
+  const ended = await t.waitForEnd(scan.id, 120_000);
   expect(ended.ending).toBe('sign_in_required');
-  const text = await scrape();
+  // Operation 6 answers `ended` once the ending commits; the log line and the metrics are written after the commit's
+  // followers (scan-job.ts): waited for, not read once.
+  const text = await pollUntil('the scan end to be counted and logged', async () => {
+    const got = await scrape();
+    return sample(got, 'arl_scan_duration_seconds_count{ending="sign_in_required"}') !== undefined
+      && lines.some((l) => l.msg === 'scan ended' && l.scanId === scan.id) ? got : undefined;
+  });
   expect(sample(text, 'arl_scans_ended_total{ending="sign_in_required"}')).toBe(1);
   expect(sample(text, 'arl_scan_duration_seconds_count{ending="sign_in_required"}')).toBe(1);
   expect(sample(text, 'arl_http_requests_total{host="leaderboard",operation="startScan",status="202"}')).toBe(1);

@@ -5,8 +5,6 @@
 import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 
-jest.setTimeout(120_000);
-
 const ROOT = path.resolve(__dirname, '../../..');
 
 interface Run { code: number; output: string }

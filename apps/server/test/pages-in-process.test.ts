@@ -25,7 +25,7 @@ beforeAll(async () => {
   expressServer = http.createServer(createLeaderboardApp(t.runtime));
   await new Promise<void>((r) => expressServer.listen(0, '127.0.0.1', r));
   expressUrl = `http://127.0.0.1:${(expressServer.address() as AddressInfo).port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   expressServer.close();

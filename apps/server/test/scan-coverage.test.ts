@@ -5,8 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { insertCompany } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/harness';
 
-jest.setTimeout(60_000);
-
 let t: TestServer;
 
 beforeAll(async () => {

@@ -16,7 +16,7 @@ beforeAll(async () => {
   expect(scan.ending).toBe('finished');
   scanId = scan.id;
   domain = scan.domain;
-}, 60_000);
+});
 afterAll(() => t.close());
 
 const detailOf = async (id: string): Promise<string | null> =>

@@ -70,7 +70,7 @@ describe('through the server', () => {
     await insertCompany(t.db, { name: 'Never Scanned', domain: 'never.example', score: null });
     domains.push('noscan.example', 'never.example', 'missing.example');
     await t.runtime.changes.publish();
-  }, 120_000);
+  });
   afterAll(() => t.close());
 
   const read = async (path: string) => {

@@ -10,8 +10,6 @@ import { insertCompany } from './support/fixtures';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 import { check, finished } from './support/scan-outcomes';
 
-jest.setTimeout(60_000);
-
 let t: ScanTestServer;
 beforeAll(async () => {
   t = await startScanTestServer({ worker: false });

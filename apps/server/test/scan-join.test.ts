@@ -52,7 +52,7 @@ test('once the worker runs, the joined scan ends once and every recipient gets o
   const background = startBackground(t.runtime, { pollMs: 50 });
   try {
     const scan = await t.db.prisma.scan.findFirstOrThrow({ where: { domain: 'typical-saas.test', url: t.urlOf('typical-saas') } });
-    const ended = await t.waitForEnd(scan.id, 30_000);
+    const ended = await t.waitForEnd(scan.id, 120_000);
     expect(ended.events.filter((e) => e.step === 'running')).toHaveLength(1);
     const outbox = path.join(t.dataDir, 'outbox');
     const mails = await pollUntil('two mails', async () => {
@@ -68,7 +68,7 @@ test('once the worker runs, the joined scan ends once and every recipient gets o
     });
     expect(rows.map((r) => r.status)).toEqual(['sent', 'sent']);
     // Every scan submitted above ends.
-    for (const s of await t.db.prisma.scan.findMany({ select: { id: true } })) await t.waitForEnd(s.id, 30_000);
+    for (const s of await t.db.prisma.scan.findMany({ select: { id: true } })) await t.waitForEnd(s.id, 120_000);
   } finally {
     await background.stop(5000);
   }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SCAN_PHASES } from '@arl/scanner';
 import type { PersonaName } from '@arl/sandbox';
-import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
+import { pollUntil, startScanTestServer, type ScanTestServer } from './support/scan-harness';
 
 let t: ScanTestServer;
 beforeAll(async () => {
@@ -47,14 +47,11 @@ test('exemplary persona: 202, every step in order, finished with a score, visibl
 
   // No SMTP_URL: the mail is an .eml file under DATA_DIR/outbox.
   const outbox = path.join(t.dataDir, 'outbox');
-  const file = await (async () => {
-    for (let i = 0; i < 100; i += 1) {
-      const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
-      if (files.length > 0) return path.join(outbox, files[0]);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error('no mail in the outbox');
-  })();
+  // Written after the scan's end: polled for, with a deadline that only catches a hang (not 5 s, near normal under load).
+  const file = await pollUntil('the mail in the outbox', async () => {
+    const files = fs.existsSync(outbox) ? fs.readdirSync(outbox) : [];
+    return files.length > 0 ? path.join(outbox, files[0]) : undefined;
+  }, 120_000);
   // Quoted-printable body: undo soft line breaks and =XX escapes.
   const eml = fs.readFileSync(file, 'utf8').replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, h) => String.fromCharCode(parseInt(h, 16)));
   expect(eml).toContain('To: owner@example.com');

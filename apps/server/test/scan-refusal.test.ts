@@ -51,7 +51,7 @@ afterAll(async () => {
 async function scanOf(name: string) {
   const { data, response } = await t.client.POST('/v1/leaderboard/scans', { body: { url: t.urlOf(name as never) } });
   expect(response.status).toBe(202);
-  return t.waitForEnd(data!.scan.id, 30_000);
+  return t.waitForEnd(data!.scan.id, 120_000);
 }
 
 test('a company that refuses agents in its robots.txt and at every page ends finished with an F and ranks last', async () => {
@@ -83,7 +83,7 @@ test('a company behind a wall that answers even robots.txt with a challenge stay
   const ended = async () => pollUntil('the walled scans to end', async () => {
     const scans = await t.db.prisma.scan.findMany({ where: { domain: 'walled-co.test' }, orderBy: { createdAt: 'asc' } });
     return scans.length > 0 && scans.every((s) => s.state === 'ended') ? scans : undefined;
-  }, 30_000);
+  }, 120_000);
 
   expect(await scheduler.tick()).toBe(1);
   const [first] = await ended();

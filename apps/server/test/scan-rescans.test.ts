@@ -27,7 +27,7 @@ const scheduler = () =>
   });
 
 async function allEnded() {
-  await pollUntil('every scan to end', async () => (await t.db.prisma.scan.count({ where: { state: { not: 'ended' } } })) === 0, 30_000);
+  await pollUntil('every scan to end', async () => (await t.db.prisma.scan.count({ where: { state: { not: 'ended' } } })) === 0, 120_000);
 }
 
 test('never-scanned curated companies are scanned at the first tick, once, even with two schedulers', async () => {

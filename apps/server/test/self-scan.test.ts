@@ -8,8 +8,6 @@ import { startTestServer, type TestServer } from './support/harness';
 import { realPublicUrls } from './support/ports';
 import { waitForScanEnd } from './support/scan-harness';
 
-jest.setTimeout(90_000);
-
 type Report = LeaderboardSchemas['ScanReport'];
 
 let server: TestServer;
@@ -20,7 +18,7 @@ async function scanAndReport(url: string): Promise<Report> {
   const started = await fetch(`${server.leaderboardUrl}/v1/leaderboard/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url }) });
   expect(started.status).toBe(202);
   const { scan } = (await started.json()) as { scan: { id: string } };
-  const ended = await waitForScanEnd(server.leaderboardUrl, scan.id, 60_000);
+  const ended = await waitForScanEnd(server.leaderboardUrl, scan.id, 120_000);
   expect(ended).toMatchObject({ state: 'ended', ending: 'finished' });
   const res = await fetch(`${server.leaderboardUrl}/v1/leaderboard/scans/${scan.id}/report`);
   expect(res.status).toBe(200);

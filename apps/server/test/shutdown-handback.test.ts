@@ -8,8 +8,6 @@ import { startBackground } from '../src/jobs/background';
 import { startTestServer, type TestServer } from './support/harness';
 import { pollUntil, readScan, waitForScanEnd } from './support/scan-harness';
 
-jest.setTimeout(60_000);
-
 let t: TestServer;
 let site: http.Server;
 let siteUrl: string;
@@ -62,7 +60,9 @@ test('a scan reading a site that stalls mid-body is handed back within the shutd
   const windowMs = 1500;
   const stopping = Date.now();
   await first.stop(windowMs);
-  expect(Date.now() - stopping).toBeLessThan(windowMs + 250);
+  // Within the window, not after the stalled fetch's 8 s request timeout: the slack (2.5 s) is for a loaded machine,
+  // where the hand-back's transaction and late timers take longer than on a quiet one.
+  expect(Date.now() - stopping).toBeLessThan(windowMs + 2_500);
   expect(first.worker.status).toBe('stopped');
   // Handed back: queued at once, unlocked, the attempt not counted; the scan waits again.
   expect(await jobOf(scan.id)).toEqual({ state: 'queued', attempts: 0, locked_by: null });
@@ -72,7 +72,7 @@ test('a scan reading a site that stalls mid-body is handed back within the shutd
   stall = false;
   const second = startBackground(t.runtime, { pollMs: 50 });
   try {
-    const ended = await waitForScanEnd(t.leaderboardUrl, scan.id, 40_000);
+    const ended = await waitForScanEnd(t.leaderboardUrl, scan.id, 120_000);
     expect(ended.ending).toBe('finished');
     expect(await jobOf(scan.id)).toMatchObject({ state: 'completed', attempts: 1 });
   } finally {

@@ -6,8 +6,6 @@ import { insertCompany } from './support/fixtures';
 import { startScanTestServer, type ScanTestServer } from './support/scan-harness';
 import { check, finished, scanEnding } from './support/scan-outcomes';
 
-jest.setTimeout(60_000);
-
 let t: ScanTestServer;
 const DAY = 86_400_000;
 const ago = (days: number) => new Date(Date.now() - days * DAY);

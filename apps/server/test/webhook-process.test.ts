@@ -11,7 +11,6 @@ import { pollUntil } from './support/scan-harness';
 import { startReceiver, verifyStandardWebhook, type Receiver } from './support/webhook-receiver';
 
 const DIST = path.resolve(__dirname, '../dist');
-jest.setTimeout(120_000);
 
 let sandbox: Sandbox;
 let receiver: Receiver;
@@ -27,7 +26,7 @@ beforeAll(async () => {
 afterAll(async () => {
   if (child && child.exitCode === null) {
     child.kill('SIGKILL');
-    await new Promise((resolve) => child!.once('exit', resolve));
+    await new Promise((resolve) => child!.once('close', resolve));
   }
   await receiver.close();
   await sandbox.close();
@@ -49,7 +48,7 @@ async function startServer(): Promise<string> {
   const line = await pollUntil('the server to listen', async () => {
     if (c.exitCode !== null) throw new Error(`server exited: ${output}`);
     return output.split('\n').find((l) => l.includes('"msg":"listening"'));
-  }, 60_000);
+  }, 120_000);
   return (JSON.parse(line) as { leaderboard: string }).leaderboard;
 }
 
@@ -66,12 +65,13 @@ test('kill -9 mid-delivery: the restarted server sends the same webhook-id again
   const scan = await fetch(`${base}/v1/leaderboard/scans`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: sandbox.urlOf('exemplary') }) });
   expect(((await scan.json()) as { domain: string }).domain).toBe(domain);
 
-  await pollUntil('the first attempt to arrive', async () => receiver.received.length === 1, 60_000);
+  await pollUntil('the first attempt to arrive', async () => receiver.received.length === 1, 120_000);
   child!.kill('SIGKILL');
-  await new Promise((resolve) => child!.once('exit', resolve));
+  // 'close', not 'exit': the killed process's last output is drained before startServer() starts a new `output`.
+  await new Promise((resolve) => child!.once('close', resolve));
 
   base = await startServer();
-  await pollUntil('the attempt after the restart', async () => receiver.received.length >= 2, 60_000);
+  await pollUntil('the attempt after the restart', async () => receiver.received.length >= 2, 120_000);
   const [first, again] = receiver.received;
   expect(again.headers['webhook-id']).toBe(first.headers['webhook-id']);
   expect(again.body).toBe(first.body);
@@ -82,8 +82,10 @@ test('kill -9 mid-delivery: the restarted server sends the same webhook-id again
     const res = await fetch(`${base}/v1/leaderboard/webhooks/${sub.subscription.id}/deliveries`, { headers: { authorization: `Bearer ${sub.token}` } });
     const body = (await res.json()) as { items: Array<{ id: string; status: string; responseStatus: number | null }> };
     return body.items[0]?.status === 'delivered' ? body.items : undefined;
-  }, 30_000);
+  }, 120_000);
   expect(listed).toHaveLength(1);
   expect(listed[0]).toMatchObject({ id: first.headers['webhook-id'], responseStatus: 200 });
+  // The child's log arrives through a pipe, later than what it sent over HTTP: waited for, not read once.
+  await pollUntil('the recovery log line', async () => output.includes('recovered jobs left active by a previous process'), 120_000);
   expect(output).toContain('recovered jobs left active by a previous process');
 });

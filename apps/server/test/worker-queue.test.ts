@@ -13,7 +13,8 @@ beforeAll(async () => {
 afterAll(() => db.dispose());
 beforeEach(() => db.executeSql('DELETE FROM jobs'));
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+// The deadline catches a hang, far beyond the normal wait (a loaded CI machine makes milliseconds into seconds).
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 120_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -127,7 +128,9 @@ test('a job whose worker vanished is recovered after its lease expires and runs 
   // A "worker" that claims the job and dies: nobody renews its 200 ms lease.
   const [ghostJob] = await queue.claim('orphan', 1, 'ghost', 200);
   expect(ghostJob.id).toBe(id);
-  const worker = new Worker(queue, logger, { pollMs: 20, leaseMs: 200, recoverEveryMs: 50 });
+  // The worker's own lease is long: on a loaded machine a 200 ms one could expire (and be recovered) before its
+  // instant run of the job commits; what is tested is the ghost's 200 ms lease.
+  const worker = new Worker(queue, logger, { pollMs: 20, leaseMs: 5_000, recoverEveryMs: 50 });
   worker.start();
   try {
     await waitFor('completion', async () => (await jobState(id))?.state === 'completed');
@@ -153,11 +156,13 @@ test('a renewal after the job completed in its own transaction is not a lost lea
     async run(_job, ctx) {
       signal = ctx.signal;
       await db.prisma.$transaction((tx) => ctx.completeIn(tx));
-      // Three renewal intervals (leaseMs / 3 = 50 ms) of work after the commit.
-      await new Promise((r) => setTimeout(r, 200));
+      // More than three renewal intervals (leaseMs / 3 = 500 ms) of work after the commit.
+      await new Promise((r) => setTimeout(r, 2_000));
     },
   });
-  const worker = new Worker(queue, captured, { pollMs: 20, leaseMs: 150 });
+  // A lease of 1.5 s, not 150 ms: on a loaded machine the claim and the ending transaction alone can outlast a
+  // very short lease, which the worker's own recovery would then take for a stopped worker.
+  const worker = new Worker(queue, captured, { pollMs: 20, leaseMs: 1_500 });
   worker.start();
   try {
     const id = await queue.enqueue('ends-early', {});
@@ -209,14 +214,15 @@ test('stop(): a job that ignores its abort (a read the abort cannot reach) is ha
   await waitFor('the job to run', async () => runs === 1);
   const stopping = Date.now();
   await first.stop(800);
-  expect(Date.now() - stopping).toBeLessThan(800 + 1000); // the window, then one short transaction (slack for a loaded machine)
+  // The window, then one short transaction: not the stuck handler's end (never). Slack of 10 s for a loaded machine.
+  expect(Date.now() - stopping).toBeLessThan(800 + 10_000);
   // Handed back although its handler is still running: queued, unlocked, the attempt not counted.
   expect(await jobState(id)).toMatchObject({ state: 'queued', attempts: 0, last_error: null });
   const { rows } = await db.executeSql('SELECT locked_by FROM jobs WHERE id = $1::uuid', [id]);
   expect(rows[0].locked_by).toBeNull();
   // The handler ending late changes nothing (its completion is fenced: the worker no longer holds the job).
   release();
-  await new Promise((r) => setTimeout(r, 100));
+  await new Promise((r) => setTimeout(r, 100)); // a negative check: time for a late completion to (wrongly) land
   expect(await jobState(id)).toMatchObject({ state: 'queued', attempts: 0 });
   const second = new Worker(queue, logger, { pollMs: 20 });
   second.start();
@@ -256,10 +262,11 @@ test('stop(): jobs that finish in the shutdown window complete; the rest are han
   const slow = await queue.enqueue('deploy', { name: 'slow', ms: 60_000 });
   await waitFor('both running', async () => runs.length === 2);
   const stopped = Date.now();
-  await first.stop(800); // window 600 ms, then 200 ms to hand back
-  // Far below the slow job's 60 s: it was aborted, not awaited (asserted below). Slack as above for a loaded machine:
-  // a bound with none failed elsewhere in this suite on a slow day.
-  expect(Date.now() - stopped).toBeLessThan(800 + 1000);
+  // Window 3 s, then 1 s to hand back: room for the quick job's 150 ms on a loaded machine too.
+  await first.stop(4_000);
+  // Far below the slow job's 60 s: it was aborted, not awaited (asserted below). Slack of 10 s for a loaded machine:
+  // a bound with none failed elsewhere in this suite on a slow day, and one of 1 s is near normal there.
+  expect(Date.now() - stopped).toBeLessThan(4_000 + 10_000);
   expect(await jobState(quick)).toMatchObject({ state: 'completed', attempts: 1 });
   expect(runs.find((r) => r.name === 'quick')!.reason).toBeUndefined();
   expect(runs.find((r) => r.name === 'slow')!.reason).toBeInstanceOf(ShutdownAbort);

@@ -2,13 +2,16 @@
 // bytes out, the raw answer back, and a small parser of that answer.
 import * as net from 'node:net';
 
-/** Sends raw bytes and returns the raw answer (the connection is closed by the server, or after 3 s; 5 s with keepOpen). */
+/**
+ * Sends raw bytes and returns the raw answer once the server closes the connection (every caller's case). The timer
+ * only ends a hang: far beyond a loaded machine's slow answer, which a short one would cut off.
+ */
 export function rawExchange(url: string, data: string, opts: { keepOpen?: boolean } = {}): Promise<string> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     let received = '';
     const socket = net.connect(Number(port), hostname, () => socket.write(data));
-    const timer = setTimeout(() => socket.destroy(), opts.keepOpen ? 5000 : 3000);
+    const timer = setTimeout(() => socket.destroy(), opts.keepOpen ? 120_000 : 60_000);
     socket.on('data', (chunk) => (received += chunk.toString('latin1')));
     socket.on('error', () => undefined);
     socket.on('close', () => {

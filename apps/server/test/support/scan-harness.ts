@@ -37,7 +37,7 @@ export async function startScanTestServer(options: ScanTestServerOptions = {}): 
     sandbox,
     background,
     urlOf: (persona) => sandbox.urlOf(persona),
-    waitForEnd: (scanId, timeoutMs = 20_000) => waitForScanEnd(server.leaderboardUrl, scanId, timeoutMs),
+    waitForEnd: (scanId, timeoutMs = 120_000) => waitForScanEnd(server.leaderboardUrl, scanId, timeoutMs),
     async close() {
       await background?.stop(5000);
       await server.close();
@@ -52,14 +52,16 @@ export async function readScan(baseUrl: string, scanId: string): Promise<ScanVie
   return (await res.json()) as ScanView;
 }
 
-export async function waitForScanEnd(baseUrl: string, scanId: string, timeoutMs = 20_000): Promise<ScanView> {
+export async function waitForScanEnd(baseUrl: string, scanId: string, timeoutMs = 120_000): Promise<ScanView> {
   return pollUntil(`scan ${scanId} to end`, async () => {
     const scan = await readScan(baseUrl, scanId);
     return scan.state === 'ended' ? scan : undefined;
   }, timeoutMs);
 }
 
-export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000, everyMs = 50): Promise<T> {
+// The deadlines catch a hang: far beyond the normal wait, because a loaded CI machine (every package's tests side by
+// side on 2 cores) makes a wait of seconds take many times as long.
+export async function pollUntil<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 120_000, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {

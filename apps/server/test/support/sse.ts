@@ -17,11 +17,27 @@ export interface SseRead {
 
 export async function readEventStream(
   url: string,
-  options: { headers?: Record<string, string>; until?: (events: SseEvent[], comments: string[]) => boolean; timeoutMs?: number } = {},
+  options: {
+    headers?: Record<string, string>;
+    until?: (events: SseEvent[], comments: string[]) => boolean;
+    /** When the reader gives up: a deadline for a hang (the server ends a finished stream itself), not a speed budget. */
+    timeoutMs?: number;
+    /** Stops reading when aborted (before the answer came: status 0, nothing read). */
+    signal?: AbortSignal;
+  } = {},
 ): Promise<SseRead> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 20_000);
-  const res = await fetch(url, { headers: { Accept: 'text/event-stream', ...options.headers }, signal: controller.signal });
+  const timer = setTimeout(() => controller.abort(), options.timeoutMs ?? 120_000);
+  options.signal?.addEventListener('abort', () => controller.abort(), { once: true });
+  if (options.signal?.aborted) controller.abort();
+  let res: Response;
+  try {
+    res = await fetch(url, { headers: { Accept: 'text/event-stream', ...options.headers }, signal: controller.signal });
+  } catch (err) {
+    clearTimeout(timer);
+    if (options.signal?.aborted) return { status: 0, headers: new Headers(), events: [], comments: [], closedByServer: false };
+    throw err;
+  }
   const events: SseEvent[] = [];
   const comments: string[] = [];
   let closedByServer = false;

@@ -28,7 +28,7 @@ const asRoot = process.getuid?.() === 0;
 
 async function as(cmd: string, args: string[]): Promise<void> {
   const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
-  await run(file, argv, { timeout: 60_000 });
+  await run(file, argv, { timeout: 120_000 }); // a hang, not a slow initdb or pg_ctl on a loaded machine
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {

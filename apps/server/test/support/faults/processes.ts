@@ -36,8 +36,8 @@ export function spawnEntry(script: 'main.js' | 'worker-main.js', env: Record<str
   };
 }
 
-/** Resolves once `url` answers 200 (or rejects after `ms`). */
-export async function waitForOk(url: string, ms = 60_000): Promise<void> {
+/** Resolves once `url` answers 200 (or rejects after `ms`: a deadline for a hang, far beyond a loaded machine's start-up). */
+export async function waitForOk(url: string, ms = 120_000): Promise<void> {
   const until = Date.now() + ms;
   for (;;) {
     const status = await fetch(url, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status, () => 0);
