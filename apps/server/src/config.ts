@@ -79,6 +79,13 @@ export interface Config {
     /** Key for signing invitation tokens; every process of one deployment must share it. Null as cursorSecret. */
     inviteSecret: string | null;
   };
+  /** The dataset downloads (open-data/README.md, Downloads). */
+  dataset: {
+    /** The folder whose snapshot of the day (`npm run export --out`'s file) a download serves as a file, when there. */
+    snapshotDir: string;
+    /** A download whose reader takes nothing for this long is ended. */
+    idleTimeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -251,6 +258,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     feedback: {
       rateLimit: int('FEEDBACK_RATE_LIMIT', 30, 0, 100_000),
       inviteSecret,
+    },
+    dataset: {
+      snapshotDir: path.resolve(cwd, read('DATASET_SNAPSHOT_DIR') ?? path.join(read('DATA_DIR') ?? './data', 'snapshots')),
+      idleTimeoutMs: duration('DATASET_IDLE_TIMEOUT', '30s', 100, 3_600_000),
     },
   };
   if (problems.length > 0) throw new ConfigError(problems);

@@ -2,7 +2,7 @@
 // build task) on its own database: a PGlite DATA_DIR (one process at a time: the test opens it only between CLI
 // runs), or a fresh PostgreSQL schema when TEST_DATABASE_URL is set. With PostgreSQL, one more test runs the CLI
 // beside a running API process (and its worker) and reads every change through that process's operations 1, 3, 6.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -35,12 +35,30 @@ function withSchema(url: string, name: string): string {
 }
 
 interface Run { code: number; stdout: string; stderr: string }
+// The timeout stops a hung child (the base test deadline is 300 s); a CLI run takes seconds, more on a loaded machine.
 function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, cwd: workDir, maxBuffer: 64 * 1024 * 1024, timeout: 120_000 }, (err, stdout, stderr) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, cwd: workDir, maxBuffer: 64 * 1024 * 1024, timeout: 240_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
     });
   });
+}
+
+/** Like cli(), but what the child has written so far can be read while it runs; `done` settles on 'close' (stdio drained). */
+function cliLive(args: string[], extraEnv: Record<string, string> = {}): { seen: { stdout: string; stderr: string }; done: Promise<Run> } {
+  const seen = { stdout: '', stderr: '' };
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...env, ...extraEnv }, cwd: workDir, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (seen.stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (seen.stderr += chunk));
+  const timer = setTimeout(() => child.kill(), 240_000); // a hang, not a slow machine
+  const done = new Promise<Run>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? 1, stdout: seen.stdout, stderr: seen.stderr });
+    });
+  });
+  return { seen, done };
 }
 
 /** Writes a list into the work directory and returns its path. */
@@ -113,7 +131,39 @@ test('usage errors exit 2 before the database opens; the embedded database is re
   } finally {
     lock.release();
   }
-}, 180_000);
+});
+
+test('the import refuses what no scan may reach, a file that is not UTF-8 text and an empty file: exit 1, nothing changed', async () => {
+  // One file with every host the issue found accepted (the rule itself, line by line: census-list-file.test.ts).
+  const hosts = await cli(['import', file('unreachable.csv', ['domain', '127.0.0.1', '10.0.0.5', 'localhost', '[::1]', '169.254.169.254', 'reachable.example'])]);
+  expect(hosts.code).toBe(1);
+  expect(JSON.parse(hosts.stdout)).toMatchObject({ imported: false, read: 6, listed: 1, refused: 5 });
+  const why = 'scans reach public addresses only (SCAN_ALLOW_PRIVATE_NETWORKS allows private, loopback and link-local ones, for tests and demos)';
+  expect(hosts.stderr.split('\n').filter((l) => /^line \d+:/.test(l))).toEqual([
+    `line 2: 127.0.0.1 is not a public address: ${why}`,
+    `line 3: 10.0.0.5 is not a public address: ${why}`,
+    `line 4: localhost names this machine (localhost): ${why}`,
+    `line 5: ::1 is not a public address: ${why}`,
+    `line 6: 169.254.169.254 is not a public address: ${why}`,
+  ]);
+  // add: the same rule.
+  const added = await cli(['add', 'http://127.0.0.1/']);
+  expect(added).toMatchObject({ code: 1, stderr: `Not added: 127.0.0.1 is not a public address: ${why}.\n` });
+
+  // UTF-16 (as a spreadsheet saves "Unicode text"): named as such, none of its bytes echoed, even with --skip-invalid.
+  const utf16Path = path.join(workDir, 'utf16.csv');
+  fs.writeFileSync(utf16Path, Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('domain,name\nutf16.example,UTF\n', 'utf16le')]));
+  const utf16 = await cli(['import', utf16Path, '--skip-invalid']);
+  expect(utf16).toMatchObject({ code: 1, stdout: '' });
+  expect(utf16.stderr).toContain('Nothing imported: the file is UTF-16 text (it begins with a UTF-16 byte-order mark), not UTF-8: save the list as UTF-8');
+  expect(utf16.stderr).not.toContain('unknown column');
+  expect(utf16.stderr).toMatch(/^[\x20-\x7e\n]*$/);
+
+  const empty = await cli(['import', file('nothing.csv', [])]);
+  expect(empty).toMatchObject({ code: 1, stdout: '' });
+  expect(empty.stderr).toContain('Nothing imported: the file is empty');
+  expect((await listed()).map((c) => c.domain).filter((d) => d.endsWith('.example') || !/[a-z]/.test(d) || d === 'localhost')).toEqual([]);
+}, 300_000);
 
 test('domains are written as operation 3 reads them; a line splits as RFC 4180 says, within the line', () => {
   const cases: Array<[string, string]> = [
@@ -232,7 +282,7 @@ test('list: the same companies as CSV (the import format) and as JSON, in domain
   expect(objects.find((o) => o.domain === 'community.example')).toEqual({
     domain: 'community.example', name: 'Community Two', category: 'media-content', website: 'https://community.example', source: 'community', score: null, grade: null, scannedAt: null,
   });
-}, 120_000);
+});
 
 test('rescan: starts or joins through the scan service, within the queue\'s room', async () => {
   const first = await cli(['rescan', 'stripe.com', 'xn--bcher-kva.example']);
@@ -314,27 +364,34 @@ if (pgUrl) {
       expect(await read.json()).toMatchObject({ name: 'Exemplary', domain: 'exemplary-co.test', score: null });
 
       // A queue of one waiting scan: the second company waits (--wait) until a worker takes the first.
-      const rescanning = cli(['rescan', 'exemplary-co.test', 'typical-saas.test', '--wait'], { ...live, SCAN_QUEUE_LIMIT: '1' });
+      const rescanning = cliLive(['rescan', 'exemplary-co.test', 'typical-saas.test', '--wait'], { ...live, SCAN_QUEUE_LIMIT: '1' });
       const scans = () => t.db.prisma.scan.findMany({ where: { origin: 'rescan' }, select: { domain: true } });
-      await pollUntil('the first rescan', async () => (await scans()).length === 1, 60_000);
+      await pollUntil('the first rescan', async () => (await scans()).length === 1, 120_000);
+      // The worker may start only once the CLI has met the full queue: started earlier, it could take the first scan
+      // before a slow CLI tries the second, which would then find room and never wait.
+      await pollUntil('the CLI to wait for room in the queue', async () => rescanning.seen.stderr.includes('waiting for room'), 120_000);
+      // A negative check: while the queue is full the second scan is not queued (the sleep gives it a chance to be).
       await new Promise((resolve) => setTimeout(resolve, 1_000));
       expect((await scans()).map((s) => s.domain)).toEqual(['exemplary-co.test']);
       background = startBackground(t.runtime, { pollMs: 100 });
-      const rescan = await rescanning;
+      const rescan = await rescanning.done;
       expect(rescan.code).toBe(0);
       expect(rescan.stderr).toContain('the scan queue is full (SCAN_QUEUE_LIMIT 1); waiting for room');
       expect(rescan.stdout).toMatch(/^exemplary-co\.test\t\S+\tstarted\ntypical-saas\.test\t\S+\tstarted\n$/);
       const ids = rescan.stdout.trim().split('\n').map((l) => l.split('\t')[1]);
-      for (const id of ids) expect(await t.waitForEnd(id, 60_000)).toMatchObject({ ending: 'finished' });
-      expect((await ranked()).map(([domain]) => domain).sort()).toEqual(['exemplary-co.test', 'typical-saas.test']);
+      for (const id of ids) expect(await t.waitForEnd(id, 120_000)).toMatchObject({ ending: 'finished' });
+      // Operation 6 reports the end once the transaction commits; the ranking is applied just after it (scan-job.ts).
+      const both = ['exemplary-co.test', 'typical-saas.test'];
+      await pollUntil('both companies in operation 1', async () => JSON.stringify((await ranked()).map(([domain]) => domain).sort()) === JSON.stringify(both), 120_000);
+      expect((await ranked()).map(([domain]) => domain).sort()).toEqual(both);
 
       expect((await run(['rename', 'exemplary-co.test', 'Exemplary Renamed'])).code).toBe(0);
-      await pollUntil('the rename in operation 1', async () => (await ranked()).some(([, name]) => name === 'Exemplary Renamed'), 10_000);
+      await pollUntil('the rename in operation 1', async () => (await ranked()).some(([, name]) => name === 'Exemplary Renamed'), 120_000);
 
       // A deletion leaves no change_version behind: the CLI's reload is what removes it from the running index.
       const pruned = await run(['import', file('live-2.csv', ['1,typical-saas.test']), '--prune']);
       expect(JSON.parse(pruned.stdout)).toMatchObject({ imported: true, unchanged: 1, removed: 72 }); // exemplary and the 71 seeded
-      await pollUntil('the prune in operation 1', async () => JSON.stringify(await ranked()) === JSON.stringify([['typical-saas.test', 'Typical']]), 10_000);
+      await pollUntil('the prune in operation 1', async () => JSON.stringify(await ranked()) === JSON.stringify([['typical-saas.test', 'Typical']]), 120_000);
       expect((await company('exemplary-co.test')).status).toBe(404);
       expect((await fetch(`${t.leaderboardUrl}/v1/leaderboard/scans/${ids[0]}`)).status).toBe(200); // its scan stays readable
     } finally {

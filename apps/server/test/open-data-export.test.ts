@@ -83,7 +83,7 @@ beforeAll(async () => {
     await db.close();
   }
   expect(expected).toHaveLength(5);
-}, 180_000);
+});
 
 afterAll(() => {
   fs.rmSync(workDir, { recursive: true, force: true });
@@ -106,7 +106,7 @@ test('csv and jsonl snapshots hold exactly the rows the HTTP download streams', 
   expect(byDomain(lines)).toEqual(byDomain(expected));
   // Nothing half written is left behind.
   expect(fs.readdirSync(outDir).filter((f) => f.includes('.partial'))).toEqual([]);
-}, 180_000);
+});
 
 test('the parquet snapshot reads back (hyparquet) as the same rows, with the license and methodology in its metadata', async () => {
   const result = await run(CLI, ['--format', 'parquet', '--out', outDir, '--community', '--category', 'media']);
@@ -128,7 +128,7 @@ test('the parquet snapshot reads back (hyparquet) as the same rows, with the lic
   const media = expected.filter((r) => r.category === 'media');
   expect(media).toHaveLength(2);
   expect(byDomain(rows)).toEqual(byDomain(media));
-}, 180_000);
+});
 
 test('usage errors exit 2 before touching the database', async () => {
   for (const args of [['--format', 'xml', '--out', outDir], ['--format', 'csv'], ['--format', 'csv', '--out', outDir, '--category', 'Not A Slug'], ['--nope']]) {
@@ -136,4 +136,27 @@ test('usage errors exit 2 before touching the database', async () => {
     expect({ args, code: result.code }).toEqual({ args, code: 2 });
     expect(result.stderr).toContain('Usage: npm run export');
   }
+});
+
+test('an unknown category is refused (exit 1, no file); --out that is a file or cannot be made a folder is said in words', async () => {
+  const dir = path.join(workDir, 'refusals');
+  const unknown = await run(CLI, ['--format', 'csv', '--out', dir, '--category', 'nope']);
+  expect(unknown.code).toBe(1);
+  expect(unknown.stderr).toMatch(/^No category "nope" \(categories: .*media.*\): nothing was written\.\n$/);
+  expect(fs.existsSync(dir) ? fs.readdirSync(dir) : []).toEqual([]);
+
+  // Refused before the database opens: no run waits for it.
+  const aFile = path.join(workDir, 'a-file');
+  fs.writeFileSync(aFile, 'not a folder');
+  const dangling = path.join(workDir, 'dangling');
+  fs.symlinkSync(path.join(workDir, 'missing', 'folder'), dangling);
+  const [isFile, underFile, missing] = await Promise.all([
+    run(CLI, ['--format', 'csv', '--out', aFile]),
+    run(CLI, ['--format', 'csv', '--out', path.join(aFile, 'sub')]),
+    run(CLI, ['--format', 'csv', '--out', dangling]),
+  ]);
+  expect(isFile).toMatchObject({ code: 2, stderr: `--out ${aFile} is a file, not a folder: --out names the folder the snapshot is written into (there is no flag to overwrite a file; remove it or name a folder).\n` });
+  expect(underFile).toMatchObject({ code: 2, stderr: `--out ${path.join(aFile, 'sub')} cannot be made a folder: ${aFile} on its path is a file, not a folder.\n` });
+  expect(missing).toMatchObject({ code: 2, stderr: `--out ${dangling} cannot be made a folder: it is a symbolic link to a folder that does not exist (${path.join(workDir, 'missing', 'folder')}).\n` });
+  for (const r of [unknown, isFile, underFile, missing]) expect(r.stderr).not.toMatch(/EEXIST|ENOENT|ENOTDIR|Failed:/);
 });

@@ -14,7 +14,7 @@
 // reads within 2 s (leaderboard/catch-up.ts); a deletion leaves no row to read, so the caller publishes a reload
 // when `removed` > 0 (cli/companies-commands.ts).
 import type { Db } from '@arl/db';
-import { readCompanyList, type ListProgress, type ListRules } from './list-file';
+import { readCompanyList, UnreadableList, type ListProgress, type ListRules } from './list-file';
 import { openImportSession } from './session';
 
 export type CompanySource = 'curated' | 'community';
@@ -49,7 +49,7 @@ export interface ImportReport {
   removedSample: string[];
 }
 
-/** Refused input that stops the import before anything is read (the caller exits 1). */
+/** Refused input that stops the whole import, nothing changed (the caller exits 1): a file that is no list. */
 export class ImportRefused extends Error {}
 
 const STAGED = 'census_staged';
@@ -70,18 +70,26 @@ export async function importCompanyList(db: Db, options: ImportOptions, hooks: I
 
     const stager = session.stage(STAGED);
     let accepted = 0;
-    for await (const entry of readCompanyList(options.file, options, (p) => hooks.reading?.(report.read, p))) {
-      report.read += 1;
-      if (entry.kind === 'row') {
-        accepted += 1;
-        await stager.add({ ...entry.row, refused: false });
-      } else {
-        report.refused += 1;
-        hooks.refused(entry.line, entry.reason);
-        if (entry.domain !== null) {
-          await stager.add({ line: entry.line, domain: entry.domain, name: null, website: null, categoryId: null, refused: true });
+    try {
+      for await (const entry of readCompanyList(options.file, options, (p) => hooks.reading?.(report.read, p))) {
+        report.read += 1;
+        if (entry.kind === 'row') {
+          accepted += 1;
+          await stager.add({ ...entry.row, refused: false });
+        } else {
+          report.refused += 1;
+          hooks.refused(entry.line, entry.reason);
+          if (entry.domain !== null) {
+            await stager.add({ line: entry.line, domain: entry.domain, name: null, website: null, categoryId: null, refused: true });
+          }
         }
       }
+    } catch (err) {
+      // The staging stream is ended first: on PostgreSQL a COPY left open would hold the ROLLBACK below back.
+      await stager.finish().catch(() => undefined);
+      // Not a list (not UTF-8 text, empty): even --skip-invalid imports nothing of it (the finally rolls back).
+      if (err instanceof UnreadableList) throw new ImportRefused(`Nothing imported: ${err.message}.`);
+      throw err;
     }
     await stager.finish();
     await session.query(`ANALYZE ${STAGED}`);

@@ -6,13 +6,13 @@ import { once } from 'node:events';
 import * as fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { Writable } from 'node:stream';
-import { stringify } from 'csv-stringify/sync';
 import type { Runtime } from '../runtime';
-import { normalizeCompanyDomain } from '../census/domain';
+import { normalizeCompanyDomain, unreachableDomain } from '../census/domain';
 import { importCompanyList, ImportRefused, type CompanySource, type ImportReport } from '../census/import';
 import { knownCategories, MAX_NAME, websiteProblem } from '../census/list-file';
 import { count, duration, Progress } from '../census/progress';
 import { rescanCompanies } from '../census/rescan';
+import { csvRow } from '../text/csv';
 import {
   addCompany, categoryMap, companyPages, countSelection, moveCompanies, removeCompanies, renameCompany, unknownDomains,
   type RosterCompany, type Selection,
@@ -28,12 +28,14 @@ export class EnvironmentError extends Error {}
 export const USAGE = `Usage: npm run companies -- <command> [options]
 
   import FILE [--top N] [--category SLUG] [--source curated|community] [--prune] [--skip-invalid]
-      A CSV with a header (domain required; name, category, website optional) or a ranked list in the Tranco
-      format (rank,domain lines, no header). Prints added / updated / unchanged (/ removed) counts; importing the
-      same file again changes nothing. --top N reads the first N data lines. --category: the category of rows
-      that name none. --source (default curated): the population the companies join. --prune removes the
-      curated companies the list does not name (their scans stay readable by scan id). A file with refused lines
-      imports nothing unless --skip-invalid.
+      A UTF-8 CSV with a header (domain required; name, category, website optional) or a ranked list in the
+      Tranco format (rank,domain lines, no header). Prints added / updated / unchanged (/ removed) counts;
+      importing the same file again changes nothing. --top N reads the first N data lines. --category: the
+      category of rows that name none. --source (default curated): the population the companies join. --prune
+      removes EVERY curated company the list does not name, the seeded ones included (their scans stay readable
+      by scan id). A file with refused lines imports nothing unless --skip-invalid; a domain no scan may reach
+      (loopback, private or link-local addresses, localhost) is refused unless SCAN_ALLOW_PRIVATE_NETWORKS. An
+      empty file, or one that is not UTF-8 text (UTF-16, binary), imports nothing even with --skip-invalid.
   add DOMAIN [--name TEXT] [--website URL] [--category SLUG] [--source curated|community]
   remove DOMAIN...
   rename DOMAIN NAME
@@ -168,6 +170,7 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
           categories,
           defaultCategoryId: category(values.category as string | undefined),
           anyPort: runtime.config.scan.allowPrivateNetworks,
+          allowPrivateNetworks: runtime.config.scan.allowPrivateNetworks,
           source: sourceOf(values),
           prune: values.prune === true,
           skipInvalid: values['skip-invalid'] === true,
@@ -197,6 +200,8 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
     }
     case 'add': {
       const domain = domainOf(args[0]);
+      const unreachable = unreachableDomain(domain, runtime.config.scan.allowPrivateNetworks);
+      if (unreachable) throw new RefusedError(`Not added: ${unreachable}.`);
       const website = (values.website as string | undefined) ?? `https://${domain.includes(':') ? `[${domain}]` : domain}`;
       const problem = websiteProblem(website, domain, runtime.config.scan.allowPrivateNetworks);
       if (problem) throw new RefusedError(`Not added: ${problem}.`);
@@ -236,10 +241,10 @@ export async function runCompaniesCommand(runtime: Runtime, command: CompaniesCo
       const selection: Selection = { categoryId: category(values.category as string | undefined) ?? undefined, source: values.source === undefined ? undefined : sourceOf(values) };
       const format = (values.format as 'csv' | 'json' | undefined) ?? 'csv';
       let listed = 0;
-      if (format === 'csv') await write(out, stringify([[...LIST_COLUMNS]]));
+      if (format === 'csv') await write(out, csvRow(LIST_COLUMNS));
       else await write(out, '[');
       for await (const page of companyPages(db, selection)) {
-        if (format === 'csv') await write(out, stringify(page.map(listRow)));
+        if (format === 'csv') await write(out, page.map((c) => csvRow(listRow(c))).join(''));
         else await write(out, page.map((c, i) => `${listed + i === 0 ? '' : ','}\n${JSON.stringify(listObject(c))}`).join(''));
         listed += page.length;
       }

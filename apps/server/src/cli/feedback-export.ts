@@ -3,7 +3,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Db } from '@arl/db';
-import { stringify } from 'csv-stringify/sync';
+import { csvRow } from '../text/csv';
 
 export type ExportFormat = 'jsonl' | 'csv';
 
@@ -45,24 +45,23 @@ export function formatBatch(rows: ExportedRow[], format: ExportFormat): string {
   if (format === 'jsonl') {
     return rows.map((r) => `${JSON.stringify({ id: r.id, receivedAt: r.receivedAt.toISOString(), report: r.body })}\n`).join('');
   }
-  return stringify(
-    rows.map((r) => {
-      const body = (r.body ?? {}) as Record<string, unknown>;
-      return CSV_COLUMNS.map((column) => {
-        if (column === 'id') return r.id;
-        if (column === 'receivedAt') return r.receivedAt.toISOString();
-        const value = body[column];
-        if (value === undefined) return '';
-        return typeof value === 'string' ? value : JSON.stringify(value);
-      });
-    }),
-  );
+  // Reports are other people's words: every cell passes the one CSV writer (formula characters neutralised).
+  return rows.map((r) => {
+    const body = (r.body ?? {}) as Record<string, unknown>;
+    return csvRow(CSV_COLUMNS.map((column) => {
+      if (column === 'id') return r.id;
+      if (column === 'receivedAt') return r.receivedAt.toISOString();
+      const value = body[column];
+      if (value === undefined) return '';
+      return typeof value === 'string' ? value : JSON.stringify(value);
+    }));
+  }).join('');
 }
 
 /** Writes the export to `out` and returns the number of reports written. */
 export async function exportReports(db: Db, projectId: string, format: ExportFormat, out: Writable): Promise<number> {
   let count = 0;
-  if (format === 'csv') await write(out, stringify([[...CSV_COLUMNS]]));
+  if (format === 'csv') await write(out, csvRow(CSV_COLUMNS));
   for await (const rows of reportBatches(db, projectId)) {
     await write(out, formatBatch(rows, format));
     count += rows.length;

@@ -10,6 +10,7 @@ import type { Item } from '../leaderboard/live-index';
 import type { Population } from '../leaderboard/ranking';
 import type { LeaderboardService } from '../leaderboard/service';
 import type { ScanDetailRows } from '../leaderboard/scan-details';
+import { csvCell, csvRow } from '../text/csv';
 import { CHECKS, checkIndex, METHODOLOGY_VERSION, STATUSES } from './definitions';
 
 export type DatasetFormat = 'csv' | 'jsonl';
@@ -126,10 +127,8 @@ export function jsonRow(row: DatasetRow): Record<string, string | number | null>
 
 // The two text forms are written by hand, not by a generic CSV or JSON writer: a million rows of ~70 columns are
 // the whole cost of a download (csv-stringify and a JSON.stringify per row object cost 4-5 times as much). Every
-// form is checked against a reader (csv-parse, JSON.parse) by the dataset tests.
+// form is checked against a reader (csv-parse, JSON.parse) by the dataset tests; CSV cells pass text/csv.ts.
 
-/** RFC 4180: a field holding a comma, a quote or a line break is quoted, its quotes doubled. */
-const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 const STATUS_WORDS = new Set<string>(STATUSES);
 const STATUS_JSON = new Map<string, string>(STATUSES.map((s) => [s, JSON.stringify(s)]));
 const CHECK_KEYS = CHECKS.map((c) => `,${JSON.stringify(c.id)}:`);
@@ -137,8 +136,8 @@ const text = (value: string | null): string => (value === null ? 'null' : JSON.s
 
 /** A row as CSV writes it: the header's order, null as an empty field, CRLF after it. */
 export function csvLine(row: DatasetRow): string {
-  let line = `${csvField(row.domain)},${csvField(row.name)},${row.category === null ? '' : csvField(row.category)},${row.source},${row.score},${row.grade},${row.scannedAt},${row.catalogVersion === null ? '' : csvField(row.catalogVersion)},${csvField(row.methodologyVersion)}`;
-  for (const status of row.checks) line += status === null ? ',' : `,${STATUS_WORDS.has(status) ? status : csvField(status)}`;
+  let line = `${csvCell(row.domain)},${csvCell(row.name)},${row.category === null ? '' : csvCell(row.category)},${row.source},${row.score},${row.grade},${row.scannedAt},${row.catalogVersion === null ? '' : csvCell(row.catalogVersion)},${csvCell(row.methodologyVersion)}`;
+  for (const status of row.checks) line += status === null ? ',' : `,${STATUS_WORDS.has(status) ? status : csvCell(status)}`;
   return `${line}\r\n`;
 }
 
@@ -159,7 +158,7 @@ export function formatRows(rows: DatasetRow[], format: DatasetFormat): string {
   return out;
 }
 
-export const headerText = (format: DatasetFormat): string => (format === 'csv' ? `${HEADER.map(csvField).join(',')}\r\n` : '');
+export const headerText = (format: DatasetFormat): string => (format === 'csv' ? csvRow(HEADER) : '');
 
 /**
  * Writes the population's dataset to `out` with back-pressure and returns the rows written; stops early (without
@@ -180,16 +179,28 @@ export async function writeDataset(
   return count;
 }
 
+/**
+ * A batch is written in pieces of at most this many bytes: a drain then says the reader took at most this much, so
+ * the downloads' idle watchdog (downloads.ts) sees a slow reader's progress, not only a whole batch's (~2 MB of
+ * JSON Lines).
+ */
+const PIECE_BYTES = 64 * 1024;
+
 /** False when the stream can take no more (closed). */
 async function write(out: Writable, chunk: string): Promise<boolean> {
-  if (out.destroyed || out.writableEnded) return false;
-  if (!out.write(chunk)) {
-    // Whichever comes first; the other listener is removed (a long download waits thousands of times).
-    const waiting = new AbortController();
-    try {
-      await Promise.race([once(out, 'drain', { signal: waiting.signal }), once(out, 'close', { signal: waiting.signal })]);
-    } finally {
-      waiting.abort();
+  // Encoded once (as out.write would), then cut as bytes: a piece never splits a character.
+  const bytes = chunk.length > PIECE_BYTES / 3 ? Buffer.from(chunk, 'utf8') : null;
+  const pieces = bytes === null ? 1 : Math.ceil(bytes.length / PIECE_BYTES);
+  for (let i = 0; i < pieces; i++) {
+    if (out.destroyed || out.writableEnded) return false;
+    if (!out.write(bytes === null ? chunk : bytes.subarray(i * PIECE_BYTES, (i + 1) * PIECE_BYTES))) {
+      // Whichever comes first; the other listener is removed (a long download waits thousands of times).
+      const waiting = new AbortController();
+      try {
+        await Promise.race([once(out, 'drain', { signal: waiting.signal }), once(out, 'close', { signal: waiting.signal })]);
+      } finally {
+        waiting.abort();
+      }
     }
   }
   return !out.destroyed && !out.writableEnded;

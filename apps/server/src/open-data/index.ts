@@ -8,7 +8,11 @@ const services = new WeakMap<object, OpenDataService>();
 export function openDataOf(runtime: Pick<Runtime, 'leaderboard' | 'db' | 'config' | 'clock'>): OpenDataService {
   let service = services.get(runtime.leaderboard);
   if (!service) {
-    service = new OpenDataService(runtime.leaderboard, runtime.db, { publicUrl: runtime.config.publicUrl, clock: runtime.clock });
+    service = new OpenDataService(runtime.leaderboard, runtime.db, {
+      publicUrl: runtime.config.publicUrl,
+      clock: runtime.clock,
+      downloads: runtime.config.dataset,
+    });
     services.set(runtime.leaderboard, service);
   }
   return service;

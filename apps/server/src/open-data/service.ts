@@ -5,6 +5,7 @@ import type { Db } from '@arl/db';
 import type { LeaderboardService } from '../leaderboard/service';
 import type { Population } from '../leaderboard/ranking';
 import { CATALOG_VERSION } from '@arl/scanner';
+import { notFound } from '../http/errors';
 import {
   CHECKS, deepFreeze, GRADES, LAYERS, LICENSE, METHODOLOGY_VERSION, share, STATUS_KEYS, type DatasetInfo, type PopulationStats,
 } from './definitions';
@@ -33,6 +34,15 @@ interface ScopeFigures {
   current: WeeklyPoint;
 }
 
+export interface DownloadSettings {
+  /** The folder holding `npm run export`'s snapshots; a download of a population with a snapshot of the day serves it. */
+  snapshotDir: string | null;
+  /** A download whose reader takes nothing for this long is ended (downloads.ts). */
+  idleTimeoutMs: number;
+}
+
+/** DATASET_IDLE_TIMEOUT's default. */
+const DOWNLOAD_IDLE_MS = 30_000;
 const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 /** How long a read waits for past weeks not computed yet (the first read at a large population); see WeeklySeries.past. */
 const SERIES_WAIT_MS = 2_000;
@@ -50,7 +60,7 @@ export class OpenDataService {
   constructor(
     private readonly leaderboard: LeaderboardService,
     db: Db,
-    private readonly options: { publicUrl: string; clock: () => Date; seriesWaitMs?: number },
+    private readonly options: { publicUrl: string; clock: () => Date; seriesWaitMs?: number; downloads?: Partial<DownloadSettings> },
   ) {
     this.counts = new PopulationCounts(leaderboard);
     this.series = new WeeklySeries(db);
@@ -58,6 +68,11 @@ export class OpenDataService {
 
   close(): void {
     this.counts.close();
+  }
+
+  /** How the dataset downloads are served (handlers.ts): the snapshots' folder and the idle window. */
+  get downloads(): DownloadSettings {
+    return { snapshotDir: this.options.downloads?.snapshotDir ?? null, idleTimeoutMs: this.options.downloads?.idleTimeoutMs ?? DOWNLOAD_IDLE_MS };
   }
 
   async stats(query: StatsQuery): Promise<PopulationStats> {
@@ -79,21 +94,19 @@ export class OpenDataService {
       this.series.clear();
       this.seriesMoves = this.counts.moves;
     }
-    // A category counts as known while it has a ranked company in the population.
-    const found = query.category === undefined ? undefined : this.counts.categoryBySlug(query.category);
-    const category = found && index.size(population, found.id) > 0 ? found : null;
-    // An unknown slug is an empty population, as listLeaderboard answers an empty list.
-    const unknown = query.category !== undefined && category === null;
-    const scope = unknown ? EMPTY_SCOPE : this.counts.scope(population, category?.id ?? null);
-    const ranked = unknown ? 0 : index.size(population, category?.id);
+    // A category is the one the counts met (a counted company of either population), else the categories table's
+    // (one small read, only for a category without counted companies); a slug of neither is 404, not an empty
+    // population. A known category without ranked companies answers itself, every count 0.
+    const category = query.category === undefined ? null : this.counts.categoryBySlug(query.category) ?? (await this.storedCategory(query.category));
+    const scope = this.counts.scope(population, category?.id ?? null);
+    const ranked = index.size(population, category?.id);
     // No await when every past week is known: the answer is made and kept in this turn, so concurrent reads after
     // a scan's end share it instead of each making (and the HTTP layer serializing) its own.
-    const { points: past, version: series } = unknown
-      ? { points: [], version: this.series.version }
-      : this.series.known(population, category?.id ?? null, now) ??
-        (await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS));
+    const { points: past, version: series } =
+      this.series.known(population, category?.id ?? null, now) ??
+      (await this.series.past(population, category?.id ?? null, now, this.options.seriesWaitMs ?? SERIES_WAIT_MS));
     const figures = this.figuresOf(scope, week);
-    const categories = (category ? [category] : unknown ? [] : this.counts.categoriesOf(population)).map((c) =>
+    const categories = (category ? [category] : this.counts.categoriesOf(population)).map((c) =>
       this.categoryFigures(population, c, index.size(population, c.id), week),
     );
     const stats: PopulationStats = deepFreeze({
@@ -115,6 +128,13 @@ export class OpenDataService {
     // Only an answer computed from counts that did not move meanwhile (the weekly read awaits) is kept.
     if (version === this.counts.version && moves === this.counts.moves && indexVersion === index.version) this.answers.set(key, { version, moves, series, week, index: indexVersion, stats });
     return stats;
+  }
+
+  /** A category no counted company is in, from the categories table; 404 when there is none with this slug. */
+  private async storedCategory(slug: string): Promise<Category> {
+    const found = (await this.leaderboard.categories()).find((c) => c.slug === slug);
+    if (!found) throw notFound(`No category ${JSON.stringify(slug)} (GET /v1/leaderboard/categories lists them).`);
+    return found;
   }
 
   /** The figures of one scope's counts: computed when they moved since last asked, else the same frozen objects. */
@@ -188,9 +208,6 @@ export class OpenDataService {
     };
   }
 }
-
-/** The counts of an unknown category: nothing. */
-const EMPTY_SCOPE = new ScopeCounts();
 
 function grades(scope: ScopeCounts): PopulationStats['grades'] {
   return GRADES.map((grade, g) => ({ grade, companies: scope.grades[g], share: share(scope.grades[g], scope.companies) }));
