@@ -25,13 +25,13 @@ function withMiddleware<C extends { use: (...m: Middleware[]) => void }>(client:
   return client;
 }
 
-/** Client for the leaderboard host, e.g. `createLeaderboardClient('http://localhost:3000')`. */
+/** Client for the leaderboard host, e.g. `createLeaderboardClient('http://127.0.0.1:3000')`. */
 export function createLeaderboardClient(baseUrl: string, options: ContractClientOptions = {}): LeaderboardClient {
   const { middleware, ...rest } = options;
   return withMiddleware(createClient<LeaderboardPaths>({ ...rest, baseUrl: stripTrailingSlash(baseUrl) }), middleware);
 }
 
-/** Client for the feedback host, e.g. `createFeedbackClient('http://localhost:3001')`. */
+/** Client for the feedback host, e.g. `createFeedbackClient('http://127.0.0.1:3001')`. */
 export function createFeedbackClient(feedbackUrl: string, options: ContractClientOptions = {}): FeedbackClient {
   const { middleware, ...rest } = options;
   return withMiddleware(createClient<FeedbackPaths>({ ...rest, baseUrl: stripTrailingSlash(feedbackUrl) }), middleware);
