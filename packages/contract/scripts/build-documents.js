@@ -20,6 +20,11 @@ const INLINE_LOGO = `data:image/svg+xml,${encodeURIComponent(
   '<svg xmlns="http://www.w3.org/2000/svg" width="80" height="16"><text x="0" y="12" font-family="sans-serif" font-size="12">Redocly</text></svg>',
 )}`;
 
+// Redoc sets its title at a size that fits no long word beside its Copy button on a phone, and lets it break
+// anywhere ("Leaderboa" / "rd" at 390 px): on narrow screens the title is smaller, and words break only where a word
+// longer than the whole line leaves no choice. Inline, as the page's own styles are.
+const NARROW_TITLE = '<style>@media (max-width: 600px) { h1 { font-size: 1.6rem !important; overflow-wrap: break-word !important; word-break: normal !important; } }</style>';
+
 function redocly(args) {
   return new Promise((resolve, reject) => {
     execFile(
@@ -43,7 +48,7 @@ async function buildHost(host) {
     redocly(['bundle', source, '--ext', 'json', '-o', path.join(out, `${host}.json`)]),
     redocly(['build-docs', source, '--inlineBundle', '-o', page]),
   ]);
-  fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace(LOGO, INLINE_LOGO));
+  fs.writeFileSync(page, fs.readFileSync(page, 'utf8').replace(LOGO, INLINE_LOGO).replace('</head>', `${NARROW_TITLE}</head>`));
 }
 
 fs.mkdirSync(out, { recursive: true });
