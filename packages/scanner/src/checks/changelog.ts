@@ -36,6 +36,12 @@ const LLMS_V2 = 'llmstxt.org v2, August 2026 (changes.md)';
 
 export const CATALOG_CHANGELOG: readonly CatalogRelease[] = [
   {
+    version: '2026.11.28',
+    changes: [
+      { check: 'mcp-initialize', change: 'changed', summary: 'A website\'s MCP server may be declared by its UCP business profile (/.well-known/ucp): an MCP transport of any service, in the 2026-01-11 shape (transports as keys, {schema, endpoint}) or the 2026-04-08 shape (arrays of {version, transport, endpoint}), is followed like a server card\'s endpoint (wherever it runs; at most 3), and the server is judged by every MCP check. The evidence names the profile and the service.', source: 'Universal Commerce Protocol (ucp.dev: Discovery, the business profile at /.well-known/ucp; the MCP binding\'s Discovery section)' },
+    ],
+  },
+  {
     version: '2026.11.27.2',
     changes: [
       { check: 'dns-agent-discovery', change: 'added', summary: 'A TXT record at _agent.<host> naming the agent endpoint and its protocol (AID: v=aid2; u=...; p=mcp|a2a|openapi...), looked up through the host\'s resolver for the exact host: one valid record passes, a legacy aid1 or deprecated record is a warning, an invalid or ambiguous one fails, a failed lookup is couldnt_check; an IP address or a special-use name is not applicable. Emerging: it only adds. DNS-AID\'s SVCB records under _agents are not looked up (Node\'s resolver cannot ask for SVCB).', source: 'AID v2.1 §2, draft-nemethi-dawn-aid-00; draft-mozleywilliams-dnsop-dnsaid-02' },

@@ -156,7 +156,7 @@ export interface McpRevisions {
 
 export interface McpArtifact {
   endpoint: string;
-  source: 'target' | 'server-card' | 'catalog' | 'api-catalog' | 'link-header' | 'llms-txt' | 'conventional-path';
+  source: 'target' | 'server-card' | 'catalog' | 'ucp' | 'api-catalog' | 'link-header' | 'llms-txt' | 'conventional-path';
   discovery: McpDiscovery;
   transport: 'streamable-http' | 'sse' | null;
   /** The server demanded OAuth before answering. */

@@ -10,7 +10,7 @@ import { gatherArd } from './ard';
 import { fetchAgentCardKeys } from './agent-card';
 import { MARKDOWN_ACCEPT } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
-import { mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
+import { isDeclaredSource, mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
 import { A2A_AGENT_CARD_TYPES, followCatalogEntries, MCP_SERVER_CARD_TYPE } from './ai-catalog-entries';
 import { gatherMcpSession } from './mcp-session';
 import { fetchOpenApi, paymentProbeUrl, validateFetchedOpenApi } from './openapi';
@@ -145,8 +145,9 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
         a.mcpExtraCards.push(...listed.filter((c) => c.doc.status === 200).map((c) => c.doc));
         return listed;
       })();
-      // A server the site's own card or catalog declares goes first anyway: only wait for the AI Catalog without one.
-      const declared = candidates.some((c) => c.source === 'server-card' || c.source === 'catalog');
+      // A server the site's own card, catalog or UCP profile declares goes first anyway: only wait for the AI Catalog
+      // without one.
+      const declared = candidates.some((c) => isDeclaredSource(c.source));
       const ordered = declared ? candidates : withAiCatalogCards(candidates, await aiCatalogCards, a.ard ? new URL(a.ard.doc.finalUrl ?? a.ard.doc.url).pathname : '');
       a.mcp = await firstMcpSession(ctx, ordered);
       await aiCatalogCards;
@@ -163,7 +164,7 @@ const MAX_MCP_SESSIONS = 3;
 
 /**
  * The first candidate that completes a handshake (or demands OAuth). A failed handshake still counts when the site
- * declared the endpoint in a server card or catalog, or when the endpoint answered in JSON-RPC: that is a broken MCP
+ * declared the endpoint (a server card, a catalog, a UCP profile), or when the endpoint answered in JSON-RPC: that is a broken MCP
  * server, and mcp-initialize should say so. Anything else found nothing.
  */
 async function firstMcpSession(ctx: GatherContext, candidates: McpCandidate[]): Promise<McpArtifact | null> {
@@ -179,8 +180,7 @@ async function firstMcpSession(ctx: GatherContext, candidates: McpCandidate[]): 
       sseFallback: candidate.source !== 'conventional-path',
     });
     if (session.initialize.ok || session.auth.required) return session;
-    const declared = candidate.source === 'server-card' || candidate.source === 'catalog';
-    if (!broken && (declared || session.initialize.spokeJsonRpc)) broken = session;
+    if (!broken && (isDeclaredSource(candidate.source) || session.initialize.spokeJsonRpc)) broken = session;
   }
   return broken;
 }

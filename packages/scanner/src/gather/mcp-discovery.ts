@@ -3,6 +3,7 @@ import { parseLinkHeader } from '../util/link-header';
 import { httpUrl, pathOf, sameSite } from '../util/url';
 import type { Artifacts, CatalogArtifact, FetchedDoc, McpArtifact } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
+import { ucpBindings } from './ucp-profile';
 
 /** One place a website may announce its MCP server, in the order clients and registries look. */
 export interface McpCandidate {
@@ -15,6 +16,13 @@ export interface McpCandidate {
 }
 
 const JSON_ACCEPT = { accept: 'application/json,*/*;q=0.5' };
+
+/**
+ * Sources that declare a server wherever it runs (a server card, an MCP or AI catalog, a UCP profile's MCP
+ * transport): a failed handshake with one is a broken server, and one is followed off the site. The looser hints
+ * (api-catalog, Link, llms.txt) only count on the site itself.
+ */
+export const isDeclaredSource = (source: McpCandidate['source']): boolean => source === 'server-card' || source === 'catalog' || source === 'ucp';
 /** Bounds: how many catalog entries we follow, and how many llms.txt or api-catalog links we consider. */
 const MAX_CATALOG_ENTRIES = 3;
 const MAX_LINKS = 3;
@@ -110,18 +118,28 @@ function fromLlmsTxt(doc: FetchedDoc | null): McpCandidate[] {
   return found;
 }
 
+/** The MCP transports a UCP business profile declares (gather/ucp-profile.ts), at most MAX_LINKS. */
+function fromUcpProfile(doc: FetchedDoc): McpCandidate[] {
+  return ucpBindings(doc)
+    .filter((b) => b.transport === 'mcp')
+    .slice(0, MAX_LINKS)
+    .map((b) => ({ endpoint: b.endpoint, source: 'ucp' as const, via: `the UCP profile at /.well-known/ucp (service ${b.service.slice(0, 80)})`, docUrl: doc.finalUrl ?? doc.url }));
+}
+
 /**
  * Every announced MCP endpoint of a website, best source first, without duplicates; the conventional /mcp path comes
  * last and only when nothing announced a server.
  */
 export async function mcpCandidates(fetcher: DocFetcher, a: Artifacts): Promise<McpCandidate[]> {
   const at = (path: string): string => new URL(path, a.origin).href;
-  const [card, legacy, apiCatalog, llmsTxt, catalog] = await Promise.all([
+  // The UCP profile is the same request as the well-known lane's (same URL and headers): the fetcher makes it once.
+  const [card, legacy, apiCatalog, llmsTxt, catalog, ucp] = await Promise.all([
     fetcher.get(at('/.well-known/mcp/server-card.json'), { headers: JSON_ACCEPT }),
     fetcher.get(at('/.well-known/mcp.json'), { headers: JSON_ACCEPT }),
     fetcher.get(at('/.well-known/api-catalog'), { headers: JSON_ACCEPT }),
     fetcher.get(at('/llms.txt'), { headers: { accept: 'text/markdown,text/plain,*/*;q=0.5' } }),
     fromCatalog(fetcher, a),
+    fetcher.get(at('/.well-known/ucp'), { headers: JSON_ACCEPT }),
   ]);
   a.mcpExtraCards = catalog.cards;
   const fromCard = (doc: FetchedDoc, source: McpCandidate['source'], path: string): McpCandidate[] => {
@@ -132,16 +150,15 @@ export async function mcpCandidates(fetcher: DocFetcher, a: Artifacts): Promise<
     ...fromCard(card, 'server-card', '/.well-known/mcp/server-card.json'),
     ...fromCard(legacy, 'server-card', '/.well-known/mcp.json'),
     ...catalog.candidates,
+    ...fromUcpProfile(ucp),
     ...fromApiCatalog(apiCatalog),
     ...fromLinkHeader(a),
     ...fromLlmsTxt(llmsTxt),
   ];
   const seen = new Set<string>();
-  // Cards and catalogs declare their server wherever it runs; the looser hints (api-catalog, Link, llms.txt) only
-  // count on the site itself, so a link to someone else's server never makes us open a session there.
-  const declared = (c: McpCandidate): boolean => c.source === 'server-card' || c.source === 'catalog';
+  // A link to someone else's server never makes us open a session there; a declaration does (isDeclaredSource).
   const unique = announced
-    .filter((c) => declared(c) || sameSite(c.endpoint, a.origin))
+    .filter((c) => isDeclaredSource(c.source) || sameSite(c.endpoint, a.origin))
     .filter((c) => (seen.has(c.endpoint) ? false : (seen.add(c.endpoint), true)));
   if (unique.length > 0) return unique;
   return [{ endpoint: at('/mcp'), source: 'conventional-path', via: 'the conventional /mcp path', docUrl: null }];
@@ -160,7 +177,7 @@ export function withAiCatalogCards(candidates: McpCandidate[], listed: CatalogAr
   }
   if (fromAi.length === 0) return candidates;
   const announced = candidates.filter((c) => c.source !== 'conventional-path');
-  const declaredCount = announced.filter((c) => c.source === 'server-card' || c.source === 'catalog').length;
+  const declaredCount = announced.filter((c) => isDeclaredSource(c.source)).length;
   const merged = [...announced.slice(0, declaredCount), ...fromAi, ...announced.slice(declaredCount)];
   const seen = new Set<string>();
   return merged.filter((c) => (seen.has(c.endpoint) ? false : (seen.add(c.endpoint), true)));
