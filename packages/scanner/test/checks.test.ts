@@ -16,7 +16,7 @@ const withAuthRequiredMcp = (a: Artifacts, prm: Artifacts['protectedResource'], 
   ...a,
   mcp: goodMcp({
     auth: { required: true, status: 401, wwwAuthenticate: metadataUrl ? `Bearer resource_metadata="${metadataUrl}"` : 'Bearer', resourceMetadataUrl: metadataUrl },
-    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false, spokeJsonRpc: false },
+    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false, fetchErrorCode: null, spokeJsonRpc: false },
     tools: null,
     uiResources: [],
   }),

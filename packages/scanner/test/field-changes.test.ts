@@ -11,6 +11,7 @@ import { createTxtLookup } from '../src/fetch/dns-txt';
 import type { AgentDnsLookup, Artifacts } from '../src/gather/artifacts';
 import { webMcpSurfaces } from '../src/util/html-summary';
 import { richSite } from './fixtures/sites';
+import { startSdkSite } from './corpus/sdk-servers';
 
 /**
  * Issue 29 item 4: the field's changes since the catalog was written, each on real loopback sites where it needs a
@@ -169,14 +170,16 @@ describe('MCP server cards at either well-known location', () => {
   const signUp = page('', '<a href="/signup">Sign up</a>');
 
   it('a card only at /.well-known/mcp.json passes and the evidence says where it was found', async () => {
+    // The card's server answers (a card counts when what it names works: corpus/declared-endpoints.test.ts).
+    const server = await startSdkSite({ mcp: { name: 'io.acme/widgets' } });
     const routes: Routes = { '/': { body: signUp }, '/robots.txt': robots };
     const site = await serve(routes);
-    routes['/.well-known/mcp.json'] = { type: 'application/json', body: card(site.base) };
+    routes['/.well-known/mcp.json'] = { type: 'application/json', body: card(server.mcpUrl!.replace(/\/mcp$/, '')) };
     try {
       const result = await scan(`${site.base}/`, { fetchPolicy: policy, maxPages: 1 });
-      expect(check(result, 'mcp-server-card')).toMatchObject({ status: 'passed', evidence: { detail: `Server card at /.well-known/mcp.json names "io.acme/widgets" at ${site.base}/mcp` } });
+      expect(check(result, 'mcp-server-card')).toMatchObject({ status: 'passed', evidence: { detail: `Server card at /.well-known/mcp.json names "io.acme/widgets" at ${server.mcpUrl}` } });
     } finally {
-      await site.close();
+      await Promise.all([site.close(), server.close()]);
     }
   });
 

@@ -1,3 +1,4 @@
+import type { GuardedFetchErrorCode } from '../fetch/errors';
 import type { BlockSignal } from './block-signals';
 import type { OpenApiValidation } from './openapi-validation';
 import type { SampledPage } from './page-sample';
@@ -168,8 +169,10 @@ export interface McpArtifact {
     capabilities: Record<string, unknown> | null;
     instructions: string | null;
     error: string | null;
-    /** True when the failure was on our side of the wire (timeout, DNS...), so checks say couldnt_check. */
+    /** True when no answer came (a timeout, DNS, a refused connection...): see fetchErrorCode for whose fault. */
     fetchFailure: boolean;
+    /** The guarded fetch's code for that failure (checks/declared-endpoint.ts tells the site's faults from ours). */
+    fetchErrorCode: GuardedFetchErrorCode | null;
     /** The endpoint answered initialize with JSON-RPC (or an event stream): an MCP server, even if the handshake failed. */
     spokeJsonRpc: boolean;
   };

@@ -73,7 +73,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     discovery: options.discovery ?? { via: options.source === 'target' ? 'the scanned URL' : 'a server card', url: null },
     transport: null,
     auth: { required: false, status: null, wwwAuthenticate: null, resourceMetadataUrl: null },
-    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false, spokeJsonRpc: false },
+    initialize: { ok: false, protocolVersion: null, serverInfo: null, capabilities: null, instructions: null, error: null, fetchFailure: false, fetchErrorCode: null, spokeJsonRpc: false },
     tools: null,
     uiResources: [],
     originCheck: null,
@@ -150,6 +150,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
     if (!artifact.auth.required) {
       artifact.initialize.error = connected.error ?? 'The endpoint did not complete an MCP initialize handshake';
       artifact.initialize.fetchFailure = observed.status === null && observed.fetchError !== null;
+      artifact.initialize.fetchErrorCode = artifact.initialize.fetchFailure ? observed.fetchError!.code : null;
       artifact.initialize.spokeJsonRpc = observed.spokeJsonRpc;
       artifact.revisions.legacy = { ok: false, protocolVersion: null, error: artifact.initialize.error };
     }
@@ -165,6 +166,7 @@ export async function gatherMcpSession(endpoint: string, options: McpSessionOpti
       instructions: client.getInstructions() ?? null,
       error: null,
       fetchFailure: false,
+      fetchErrorCode: null,
       spokeJsonRpc: true,
     };
     artifact.revisions.legacy = { ok: true, protocolVersion: artifact.initialize.protocolVersion, error: null };
@@ -198,6 +200,7 @@ async function gatherModernSession(artifact: McpArtifact, found: DiscoverOutcome
     instructions: typeof result.instructions === 'string' ? result.instructions : null,
     error: null,
     fetchFailure: false,
+    fetchErrorCode: null,
     spokeJsonRpc: true,
   };
   const claimsOlder = found.supportedVersions?.some((v) => v !== MODERN_REVISION) ?? false;

@@ -106,7 +106,7 @@ describe('ucpBindings', () => {
   it('gives nothing for what is not a profile, and at most 12 bindings for a hostile one', () => {
     expect(ucpBindings(doc({ ucp: { version: '2026-01-11' } }))).toEqual([]);
     expect(ucpBindings(doc({ services: { a: { mcp: { endpoint: 'https://x.example/mcp' } } } }, 404))).toEqual([]);
-    expect(ucpBindings({ ...doc({}), body: 'not json' })).toEqual([]);
+    expect(ucpBindings({ ...(doc({}) as object), body: 'not json' } as never)).toEqual([]);
     const many = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`s${i}`, [{ transport: 'mcp', endpoint: `https://x.example/${i}` }]]));
     expect(ucpBindings(doc({ ucp: { services: many } }))).toHaveLength(12);
   });

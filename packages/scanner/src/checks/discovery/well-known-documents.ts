@@ -8,6 +8,7 @@ import { listMissing, readA2aCard } from './a2a-card-fields';
 import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
+import { isDeadDeclaration } from '../declared-endpoint';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
 import type { CheckOutcome } from '../types';
 import { openApiDocumentOf, readableOperations } from '../../util/openapi-document';
@@ -133,7 +134,7 @@ export const mcpServerCard = defineCheck({
   tier: 'emerging',
   appliesTo: ALL_KINDS,
   description:
-    'A server card at /.well-known/mcp/server-card.json or /.well-known/mcp.json (either counts: SEP-2127 is a draft and implementers disagree; SEP-1649 named the second), at <endpoint>/server-card or in /.well-known/mcp/catalog.json lets clients find and describe the MCP server before connecting. The evidence names where it was found.',
+    'A server card at /.well-known/mcp/server-card.json or /.well-known/mcp.json (either counts: SEP-2127 is a draft and implementers disagree; SEP-1649 named the second), at <endpoint>/server-card or in /.well-known/mcp/catalog.json lets clients find and describe the MCP server before connecting. It counts when the server it names answers; the evidence names where the card was found.',
   fix: 'Serve /.well-known/mcp/server-card.json with name, version, description and remotes: [{"type":"streamable-http","url":"https://you/mcp"}].',
   evaluate(a) {
     if (a.kind === 'website' && !isProductSite(a)) return undecided(productDocs(a), 'whether the site is a product') ?? outcome('not_applicable', 'No product or API surface was found, so an MCP server is not expected');
@@ -159,6 +160,15 @@ export const mcpServerCard = defineCheck({
     const also = wellKnown.filter((d) => d && d !== doc && isOk(d) && parseJsonObject(d.body)).map((d) => cardLocation(a, d!));
     const alsoWords = also.length > 0 ? `; ${also.join(' and ')} has one too` : '';
     if (!name || !endpoint) return outcome('warning', `The server card at ${where} lacks a name (name or serverInfo.name) or an endpoint (remotes[].url or transport.endpoint)${alsoWords}`, docEvidence(doc, 'body'));
+    // Verified, not declared: the card counts when its endpoint answers (a handshake, a tools list, or an OAuth wall
+    // that says sign-in is needed). One that leads nowhere fails; one we could not reach is couldnt_check.
+    const session = a.mcp && a.mcp.source === 'server-card' && a.mcp.endpoint === endpoint ? a.mcp : null;
+    if (session && !session.initialize.ok && !session.auth.required) {
+      const failed = `The server card at ${where} names "${name}" at ${endpoint}, but`;
+      if (isDeadDeclaration(session)) return outcome('failed', `${failed} nothing answers there: ${session.initialize.error}${alsoWords}`, docEvidence(doc, 'body'));
+      if (session.initialize.fetchFailure) return outcome('couldnt_check', `${failed} we could not reach it: ${session.initialize.error}`, docEvidence(doc, 'body'));
+      return outcome('failed', `${failed} it does not answer MCP there: ${session.initialize.error}${alsoWords}`, docEvidence(doc, 'body'));
+    }
     return outcome('passed', `Server card at ${where} names "${name}" at ${endpoint}${alsoWords}`, docEvidence(doc, 'body'));
   },
 });

@@ -3,6 +3,7 @@ import { uiResourceUriOf } from '../../gather/mcp-session';
 import type { CheckOutcome } from '../types';
 import { ALL_KINDS, defineCheck, excerpt, outcome, undecided } from '../define';
 import { mcpDiscoveryDocs } from '../signals';
+import { isDeadDeclaration } from '../declared-endpoint';
 import { validateAgainstMetaSchema } from './json-schema-dialects';
 
 /** Shared applicability: MCP checks need a live session; an OAuth wall means we could not look. */
@@ -10,6 +11,10 @@ export function mcpGate(a: Artifacts): CheckOutcome | null {
   if (!a.mcp) return undecided(mcpDiscoveryDocs(a), 'whether the site has an MCP server') ?? outcome('not_applicable', 'No MCP server was found');
   if (a.mcp.auth.required && !a.mcp.initialize.ok) return outcome('couldnt_check', 'The MCP server requires OAuth sign-in before it answers', { url: a.mcp.endpoint, status: a.mcp.auth.status });
   if (!a.mcp.initialize.ok) {
+    // A declared server that nothing answers for is the site's broken promise, not something we could not look at.
+    if (isDeadDeclaration(a.mcp)) {
+      return outcome('failed', `Nothing answers at the MCP server ${a.mcp.discovery.via} names (${a.mcp.endpoint}): ${a.mcp.initialize.error}`, { url: a.mcp.endpoint });
+    }
     return a.mcp.initialize.fetchFailure
       ? outcome('couldnt_check', `Could not reach the MCP server: ${a.mcp.initialize.error}`, { url: a.mcp.endpoint })
       : outcome('failed', `The MCP handshake failed: ${a.mcp.initialize.error}${a.mcp.source === 'target' ? '' : ` (server found through ${a.mcp.discovery.via})`}`, { url: a.mcp.endpoint });
