@@ -92,26 +92,39 @@ afterAll(() => {
 const byDomain = (rows: Array<Record<string, unknown>>) => [...rows].sort((a, b) => String(a.domain).localeCompare(String(b.domain)));
 const today = () => new Date().toISOString().slice(0, 10);
 
+/**
+ * Runs the export and returns what it wrote: the file its output names, which must be the snapshot of the run's day
+ * (UTC). The day is read before and after the run, so a run across midnight is not a failure (issue 38: a CI run at
+ * 23:59 read the date again afterwards).
+ */
+async function exportSnapshot(args: string[], name: (day: string) => string): Promise<{ result: Awaited<ReturnType<typeof run>>; file: string }> {
+  const before = today();
+  const result = await run(CLI, args);
+  const after = today();
+  const file = result.stdout.split('\t')[0];
+  expect([before, after].map((day) => path.join(outDir, name(day)))).toContain(file);
+  return { result, file };
+}
+
 test('csv and jsonl snapshots hold exactly the rows the HTTP download streams', async () => {
-  const csv = await run(CLI, ['--format', 'csv', '--out', outDir, '--community']);
-  expect(csv).toMatchObject({ code: 0, stdout: `${path.join(outDir, `agent-readiness-${today()}-all.csv`)}\t5 rows\t${fs.statSync(path.join(outDir, `agent-readiness-${today()}-all.csv`)).size} bytes\n` });
-  const text = fs.readFileSync(path.join(outDir, `agent-readiness-${today()}-all.csv`), 'utf8');
+  const { result: csv, file: csvFile } = await exportSnapshot(['--format', 'csv', '--out', outDir, '--community'], (day) => `agent-readiness-${day}-all.csv`);
+  expect(csv).toMatchObject({ code: 0, stdout: `${csvFile}\t5 rows\t${fs.statSync(csvFile).size} bytes\n` });
+  const text = fs.readFileSync(csvFile, 'utf8');
   expect(text.split('\r\n')[0]).toBe(csvHeader);
   const records = parseCsv(text, { columns: true }) as Array<Record<string, string>>;
   expect(byDomain(records.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, k === 'score' ? Number(v) : v === '' ? null : v]))))).toEqual(byDomain(expected));
 
-  const jsonl = await run(CLI, ['--format', 'jsonl', '--out', outDir, '--community']);
+  const { result: jsonl, file: jsonlFile } = await exportSnapshot(['--format', 'jsonl', '--out', outDir, '--community'], (day) => `agent-readiness-${day}-all.jsonl`);
   expect(jsonl.code).toBe(0);
-  const lines = fs.readFileSync(path.join(outDir, `agent-readiness-${today()}-all.jsonl`), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const lines = fs.readFileSync(jsonlFile, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
   expect(byDomain(lines)).toEqual(byDomain(expected));
   // Nothing half written is left behind.
   expect(fs.readdirSync(outDir).filter((f) => f.includes('.partial'))).toEqual([]);
 });
 
 test('the parquet snapshot reads back (hyparquet) as the same rows, with the license and methodology in its metadata', async () => {
-  const result = await run(CLI, ['--format', 'parquet', '--out', outDir, '--community', '--category', 'media']);
+  const { result, file } = await exportSnapshot(['--format', 'parquet', '--out', outDir, '--community', '--category', 'media'], (day) => `agent-readiness-${day}-all-media.parquet`);
   expect(result.code).toBe(0);
-  const file = path.join(outDir, `agent-readiness-${today()}-all-media.parquet`);
   expect(result.stdout.startsWith(`${file}\t2 rows\t`)).toBe(true);
   const reader = path.join(workDir, 'read-parquet.mjs');
   fs.writeFileSync(reader, `

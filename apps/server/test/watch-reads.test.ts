@@ -8,7 +8,10 @@ import { check, finished, scanEnding } from './support/scan-outcomes';
 
 let t: ScanTestServer;
 const DAY = 86_400_000;
-const ago = (days: number) => new Date(Date.now() - days * DAY);
+// One reference time for the whole file: the scans are dated from it and the assertions read days from it, so a run
+// across midnight (UTC) is not a failure (issue 38: a CI run at 23:59 dated the scans on one day and read the next).
+const NOW = Date.now();
+const ago = (days: number) => new Date(NOW - days * DAY);
 let a: string; // exemplary.test: curated, improves over three scans
 let b: string; // typical-saas.test: curated, one scan
 let c: string; // content-site.test: curated, never scanned
