@@ -11,6 +11,8 @@
 
 const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const NEEDS_QUOTES = /[",\r\n]/;
+/** A cell csvCell neutralised: the single quote, then what made it look like a formula. */
+const NEUTRALISED = new RegExp(`^'${FORMULA_START.source.slice(1)}`);
 
 /** One text cell: neutralised if a spreadsheet would read it as a formula, quoted where RFC 4180 needs it. */
 export function csvCell(value: string): string {
@@ -25,4 +27,4 @@ export const csvRow = (cells: readonly string[]): string => `${cells.map(csvCell
  * A cell as it was before csvCell neutralised it: the importers read our own CSV back (a `companies list` file is an
  * import file), so a leading single quote before a formula character is taken off again.
  */
-export const csvCellValue = (cell: string): string => (/^'[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/.test(cell) ? cell.slice(1) : cell);
+export const csvCellValue = (cell: string): string => (NEUTRALISED.test(cell) ? cell.slice(1) : cell);
