@@ -215,6 +215,9 @@ ${['/', '/product', '/pricing', '/docs', '/docs/api', '/signup', '/support', '/a
         capabilities: { streaming: false, extensions: [{ uri: 'https://github.com/google-agentic-commerce/ap2/tree/v0.1', description: 'AP2 payments', required: false }] },
         skills: [{ id: 'create-invoice', name: 'Create invoice', description: 'Creates an invoice for a customer.' }],
       }),
+    // The A2A endpoint its card names: a live JSON-RPC 2.0 service answers a method it does not know with -32601 (the
+    // scanner verifies a card's endpoint with such a call, and nothing here does more).
+    '/a2a': () => json({ jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found' } }),
     '/.well-known/agent-skills/index.json': (req) =>
       json({ skills: [{ name: 'send-invoice', description: 'Send an invoice with the Exemplary Co API', url: `${req.origin}/skills/send-invoice/SKILL.md` }] }),
     '/.well-known/oauth-authorization-server': (req) => json(authorizationServer(req.origin)),

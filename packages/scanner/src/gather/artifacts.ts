@@ -1,3 +1,4 @@
+import type { A2aEndpointProbe } from './a2a-endpoint';
 import type { GuardedFetchErrorCode } from '../fetch/errors';
 import type { BlockSignal } from './block-signals';
 import type { OpenApiValidation } from './openapi-validation';
@@ -235,6 +236,8 @@ export interface Artifacts {
   aiCatalogAgentCards: CatalogArtifact[];
   /** The JWK Set a signed agent card names by jku (A2A 1.0 §8.4), when it names one. */
   agentCardKeys: FetchedDoc | null;
+  /** What the judged agent card's interface answered to a method that does not exist (gather/a2a-endpoint.ts). */
+  a2aEndpoint: A2aEndpointProbe | null;
   mcp: McpArtifact | null;
   /** Server cards found elsewhere than the well-known ones: entries of /.well-known/mcp/catalog.json, <endpoint>/server-card (SEP-2127). */
   mcpExtraCards: FetchedDoc[];
@@ -273,6 +276,7 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     ardTried: [],
     aiCatalogAgentCards: [],
     agentCardKeys: null,
+    a2aEndpoint: null,
     mcp: null,
     mcpExtraCards: [],
     protectedResource: null,

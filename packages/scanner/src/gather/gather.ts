@@ -7,7 +7,8 @@ import { fetchLlmsTxtCandidates, fetchMarkdownTwin, servesMarkdown } from './llm
 import type { Artifacts, FetchedDoc, McpArtifact, WellKnownName } from './artifacts';
 import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
-import { fetchAgentCardKeys } from './agent-card';
+import { fetchAgentCardKeys, judgedAgentCard } from './agent-card';
+import { probeA2aEndpoint } from './a2a-endpoint';
 import { MARKDOWN_ACCEPT } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { isDeclaredSource, mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
@@ -109,7 +110,7 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
     wellKnownLane,
     (async () => {
       await Promise.all([wellKnownLane, ardLane]);
-      a.agentCardKeys = await fetchAgentCardKeys(fetcher, a);
+      [a.agentCardKeys, a.a2aEndpoint] = await Promise.all([fetchAgentCardKeys(fetcher, a), probeA2aEndpoint(ctx.fetch, judgedAgentCard(a).doc, ctx.signal)]);
     })(),
     (async () => {
       await fetchOpenApi(fetcher, a);

@@ -15,7 +15,9 @@ const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {
   const card = {
     name: 'Helper agent',
     description: 'Answers questions about the weather.',
-    supportedInterfaces: [{ url: `${base}/a2a/jsonrpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
+    // A2A_CARD_RPC_URL: the card names another interface (a path here that is no endpoint, or a port where nothing
+    // listens) while the agent still serves at /a2a/jsonrpc: a card that points at nothing (issue 39).
+    supportedInterfaces: [{ url: new URL(process.env.A2A_CARD_RPC_URL ?? '/a2a/jsonrpc', base).href, protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' }],
     version: '1.0.0',
     capabilities: { streaming: false, pushNotifications: false, extensions: [], extendedAgentCard: false },
     securitySchemes: {},

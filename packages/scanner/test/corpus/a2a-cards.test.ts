@@ -3,6 +3,7 @@ import type { ScanResult } from '../../src';
 import { canonicalJson } from '../../src/checks/discovery/agent-card-signature';
 import { checkOf, startAndScanSites } from './index';
 import type { RunningSite, SdkSiteOptions } from './index';
+import { A2A_JSONRPC_ENDPOINT } from './sdk-servers';
 
 /** A2A 1.0 agent cards (§8.2 well-known URI, §8.4 signing: JWS, RFC 7515, over the JCS-canonical card, RFC 8785). */
 const { publicKey, privateKey } = crypto.generateKeyPairSync('ed25519');
@@ -28,7 +29,7 @@ function signed(body: Record<string, unknown>, header: Record<string, unknown> =
   return { ...body, signatures: [{ protected: protectedHeader, signature }] };
 }
 
-const at = (make: (origin: string) => Record<string, unknown>): SdkSiteOptions => ({ mcpPath: null, routes: (origin) => ({ '/.well-known/agent-card.json': { body: JSON.stringify(make(origin)) } }) });
+const at = (make: (origin: string) => Record<string, unknown>): SdkSiteOptions => ({ mcpPath: null, routes: (origin) => ({ '/.well-known/agent-card.json': { body: JSON.stringify(make(origin)) }, '/a2a': A2A_JSONRPC_ENDPOINT }) });
 
 const SITES: Record<string, SdkSiteOptions> = {
   'signed 1.0 card': at((o) => signed(card(o))),
@@ -39,6 +40,7 @@ const SITES: Record<string, SdkSiteOptions> = {
     routes: (o) => ({
       '/.well-known/agent-card.json': { body: JSON.stringify(signed(card(o), { kid: 'k1', jku: `${o}/.well-known/jwks.json` })) },
       '/.well-known/jwks.json': { headers: { 'content-type': 'application/jwk-set+json' }, body: JSON.stringify({ keys: [{ ...jwk, kid: 'k0', x: 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }, { ...jwk, kid: 'k1' }] }) },
+      '/a2a': A2A_JSONRPC_ENDPOINT,
     }),
   },
   'signed, key unreachable': at((o) => signed(card(o), { kid: 'k9', jku: `${o}/missing-keys.json` })),

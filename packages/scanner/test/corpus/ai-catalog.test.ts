@@ -1,6 +1,7 @@
 import type { ScanResult } from '../../src';
 import { checkOf, scanCorpus, startSdkSite } from './index';
 import type { RunningSite } from './index';
+import { A2A_JSONRPC_ENDPOINT } from './sdk-servers';
 
 /**
  * AI Catalog entries followed into the server-card and agent-card checks (AI Catalog §Catalog Entry: a type, and
@@ -35,6 +36,7 @@ describe('AI Catalog entries', () => {
           }),
         },
         '/cards/weather.json': { body: JSON.stringify({ name: 'io.github.corpus/corpus-server', version: '1.0.0', remotes: [{ type: 'streamable-http', url: `${origin}/rpc/weather` }] }) },
+        '/a2a': A2A_JSONRPC_ENDPOINT,
       }),
     });
     result = await scanCorpus(site.url);

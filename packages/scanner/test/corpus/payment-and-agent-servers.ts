@@ -72,8 +72,10 @@ export async function startX402V1Paywall(): Promise<RunningServer> {
 }
 
 /** An @a2a-js/sdk agent (its card at /.well-known/agent-card.json, JSON-RPC at /a2a/jsonrpc) in its own process. */
-export async function startA2aAgent(): Promise<RunningServer> {
-  const started = await startNodeProcess(path.join(__dirname, 'a2a-agent.cjs'), [], { ready: /A2A agent listening on (http:\/\/\S+)/ });
+/** A real A2A agent; `cardRpcUrl` makes its card name another interface URL than the one it serves. */
+export async function startA2aAgent(options: { cardRpcUrl?: string } = {}): Promise<RunningServer> {
+  const env: Record<string, string> = options.cardRpcUrl ? { A2A_CARD_RPC_URL: options.cardRpcUrl } : {};
+  const started = await startNodeProcess(path.join(__dirname, 'a2a-agent.cjs'), [], { env, ready: /A2A agent listening on (http:\/\/\S+)/ });
   const origin = started.match[1];
   return { url: `${origin}/`, origin, close: started.stop };
 }

@@ -52,6 +52,6 @@ describe('payment and agent servers from npm', () => {
 
   it('the agent card the SDK serves counts, although the host shows no product surface', () => {
     // A2A v1.0 §8.1: A2A servers MUST make an Agent Card available; §8.2: at https://{server_domain}/.well-known/agent-card.json.
-    expect(checkOf(results.agentHome, 'a2a-agent-card')).toEqual({ id: 'a2a-agent-card', status: 'passed', detail: 'Agent card "Helper agent" (A2A 1.0) with 1 skill(s) and 1 interface(s)' });
+    expect(checkOf(results.agentHome, 'a2a-agent-card')).toEqual({ id: 'a2a-agent-card', status: 'passed', detail: 'Agent card "Helper agent" (A2A 1.0) with 1 skill(s) and 1 interface(s); its JSON-RPC endpoint answers' });
   });
 });

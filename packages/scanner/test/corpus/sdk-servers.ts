@@ -34,6 +34,16 @@ export interface CannedResponse {
   body?: string;
 }
 
+/**
+ * A live A2A JSON-RPC endpoint as a canned answer: what one answers to a method it does not know (JSON-RPC 2.0 §5.1,
+ * -32601; A2A 1.0 speaks JSON-RPC 2.0 over HTTP). Fixtures whose card names an endpoint serve this there, so the card
+ * is judged on its fields, not on an endpoint that is missing (the scan verifies it: corpus/a2a-endpoints.test.ts).
+ */
+export const A2A_JSONRPC_ENDPOINT: CannedResponse = {
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32601, message: 'Method not found' } }),
+};
+
 export interface SdkSiteOptions {
   /** Where the MCP endpoint lives; null for a site without one. Default /mcp. */
   mcpPath?: string | null;

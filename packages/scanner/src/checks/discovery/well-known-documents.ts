@@ -8,7 +8,7 @@ import { listMissing, readA2aCard } from './a2a-card-fields';
 import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
-import { isDeadDeclaration } from '../declared-endpoint';
+import { isDeadDeclaration, isSiteFault } from '../declared-endpoint';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
 import type { CheckOutcome } from '../types';
 import { openApiDocumentOf, readableOperations } from '../../util/openapi-document';
@@ -242,6 +242,25 @@ const A2A_03_FIELDS: Record<string, string> = {
   security: 'securityRequirements',
 };
 
+/**
+ * What the card's interface answered (gather/a2a-endpoint.ts), as a verdict when it decides one: nothing answers, or
+ * no JSON-RPC there, fails (the card leads nowhere: the site's fault); no answer for a reason of ours is
+ * couldnt_check. Otherwise the words to add to the card's verdict.
+ */
+function a2aEndpointVerdict(a: Artifacts, card: FetchedDoc, label: string): CheckOutcome | string {
+  const probe = a.a2aEndpoint;
+  if (!probe) return '';
+  if (!probe.asked) return `; its ${probe.binding.slice(0, 20)} interface was not tried (we speak JSON-RPC only)`;
+  const names = `Agent card ${label} names ${probe.url}`;
+  if (probe.status === null) {
+    if (isSiteFault(probe.errorCode)) return outcome('failed', `${names}, but nothing answers there: ${probe.error}`, docEvidence(card, 'body'));
+    return outcome('couldnt_check', `${names}, but we could not reach it: ${probe.error}`, docEvidence(card, 'body'));
+  }
+  if (probe.jsonRpc) return '; its JSON-RPC endpoint answers';
+  if ((probe.status === 401 || probe.status === 403) && probe.wwwAuthenticate) return '; its endpoint asks for sign-in (WWW-Authenticate)';
+  return outcome('failed', `${names}, but it does not answer JSON-RPC there (HTTP ${probe.status}${probe.contentType ? `, ${probe.contentType.split(';')[0]}` : ''})`, docEvidence(card, 'body'));
+}
+
 export const a2aAgentCard = defineCheck({
   id: 'a2a-agent-card',
   name: 'A2A agent card is published',
@@ -274,20 +293,23 @@ export const a2aAgentCard = defineCheck({
     if (!reading.reachable) {
       return outcome('failed', `Agent card ${name}${via} names no endpoint an agent can reach (${reading.judgedBy === '1.0' ? 'no supportedInterfaces entry with a url' : 'no url'}; judged as A2A ${reading.judgedBy}: ${reading.why})${lacks}${signed}`, docEvidence(doc, 'body'));
     }
+    // Verified, not declared: a card whose endpoint leads nowhere fails, whatever its fields.
+    const endpoint = a2aEndpointVerdict(a, doc, `${name}${via}`);
+    if (typeof endpoint !== 'string') return endpoint;
     const leftovers = Object.keys(A2A_03_FIELDS).filter((f) => f in json);
     const moved = leftovers.map((f) => `${f} (now ${A2A_03_FIELDS[f]})`).join(', ');
     if (reading.judgedBy === '0.3') {
       const complete = reading.missing.length === 0 ? '; complete for 0.3' : '';
-      return outcome('warning', `Agent card ${name}${via} is in the A2A 0.3 shape (${reading.why}): no supportedInterfaces${complete}${lacks}${moved ? `; 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
+      return outcome('warning', `Agent card ${name}${via} is in the A2A 0.3 shape (${reading.why}): no supportedInterfaces${complete}${lacks}${moved ? `; 0.3 fields: ${moved}` : ''}${endpoint}${signed}`, docEvidence(doc, 'body'));
     }
     const interfaces = Array.isArray(json.supportedInterfaces) ? (json.supportedInterfaces as Array<Record<string, unknown>>) : [];
     const versions = [...new Set(interfaces.map((i) => i?.protocolVersion).filter((v): v is string => typeof v === 'string'))];
     const skills = Array.isArray(json.skills) ? json.skills.length : 0;
     const declared = typeof json.protocolVersion === 'string' ? `${json.protocolVersion.slice(0, 20)} declared` : 'version unstated';
     const summary = `Agent card ${name}${via} (A2A ${versions.join(', ') || declared}) with ${skills} skill(s) and ${interfaces.length} interface(s)`;
-    if (reading.missing.length > 0) return outcome('warning', `${summary}${lacks}${moved ? `; leftover A2A 0.3 fields: ${moved}` : ''}${signed}`, docEvidence(doc, 'body'));
-    if (leftovers.length > 0) return outcome('warning', `${summary}; leftover A2A 0.3 fields: ${moved}${signed}`, docEvidence(doc, 'body'));
-    return outcome('passed', `${summary}${signed}`, docEvidence(doc, 'body'));
+    if (reading.missing.length > 0) return outcome('warning', `${summary}${lacks}${moved ? `; leftover A2A 0.3 fields: ${moved}` : ''}${endpoint}${signed}`, docEvidence(doc, 'body'));
+    if (leftovers.length > 0) return outcome('warning', `${summary}; leftover A2A 0.3 fields: ${moved}${endpoint}${signed}`, docEvidence(doc, 'body'));
+    return outcome('passed', `${summary}${endpoint}${signed}`, docEvidence(doc, 'body'));
   },
 });
 
