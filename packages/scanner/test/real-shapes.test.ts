@@ -188,6 +188,10 @@ describe('OpenAPI read by content, never following what it points at', () => {
             '/b': { get: { responses: { '200': { description: 'ok', content: { 'application/json': { schema: { $ref: '/etc/hostname' } } } } } } },
           },
         }));
+      } else if (req.url === '/a') {
+        // The split document's first operation, which the scan asks (a document is verified, not only read).
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end('{"ok":true}');
       } else {
         res.writeHead(404);
         res.end();
@@ -207,7 +211,7 @@ describe('OpenAPI read by content, never following what it points at', () => {
 
   it('judges a document without fetching or reading what its external $refs point at', async () => {
     const result = await scanAt(`${origin}/split`);
-    expect(result.checks.find((c) => c.id === 'openapi')).toMatchObject({ status: 'passed', evidence: { detail: 'OpenAPI 3.0.3 document found' } });
+    expect(result.checks.find((c) => c.id === 'openapi')).toMatchObject({ status: 'passed', evidence: { detail: 'OpenAPI 3.0.3 document found; GET /a answers (HTTP 200, application/json)' } });
     expect(hits).toContain('/api/spec');
     expect(hits.filter((h) => h.startsWith('/schemas'))).toEqual([]);
   });
@@ -256,7 +260,7 @@ describe('A2A agent cards, judged by the fields their version requires', () => {
     const typed: Pick<AgentCard, 'name' | 'description' | 'version' | 'defaultInputModes' | 'defaultOutputModes'> = complete as never;
     expect(typed.defaultInputModes).toEqual(['text/plain', 'application/json']);
     expect(valid10(complete)).toBe(true);
-    expect(verdict('agent-card/a2a-1.0-complete.json', 'a2a-agent-card')).toMatchObject({ status: 'passed', detail: expect.stringMatching(/A2A 1\.0\) with 2 skill\(s\) and 2 interface\(s\)$/) });
+    expect(verdict('agent-card/a2a-1.0-complete.json', 'a2a-agent-card')).toMatchObject({ status: 'passed', detail: expect.stringMatching(/A2A 1\.0\) with 2 skill\(s\) and 2 interface\(s\); its endpoint was not verified \(The name harbour\.example could not be resolved\)$/) });
   });
 
   it('a 1.0 card without protocolBinding, protocolVersion and default modes is rejected by the reference and is no pass', () => {

@@ -4,7 +4,8 @@
 //   loopback address in a public site's card), the URL is not http(s), or it redirects without end. The declaration
 //   leads nowhere, and the checks built on it fail, naming the document and the endpoint;
 // - ours: a timeout, our budget, our DNS, a challenge or rate limit in front of it, a network error. We could not
-//   look, so couldnt_check, as for any document we could not read.
+//   look: the checks that need the live server say couldnt_check, and the declaring document keeps the verdict it
+//   earns on its own, said unverified (a check is never failed for what we could not see).
 import type { GuardedFetchErrorCode } from '../fetch/errors';
 import type { McpArtifact } from '../gather/artifacts';
 import { isDeclaredSource } from '../gather/mcp-discovery';

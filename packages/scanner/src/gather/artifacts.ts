@@ -1,3 +1,4 @@
+import type { OpenApiProbe } from './openapi-endpoint';
 import type { A2aEndpointProbe } from './a2a-endpoint';
 import type { GuardedFetchErrorCode } from '../fetch/errors';
 import type { BlockSignal } from './block-signals';
@@ -238,6 +239,8 @@ export interface Artifacts {
   agentCardKeys: FetchedDoc | null;
   /** What the judged agent card's interface answered to a method that does not exist (gather/a2a-endpoint.ts). */
   a2aEndpoint: A2aEndpointProbe | null;
+  /** What the OpenAPI document's first parameterless GET operation answered (gather/openapi-endpoint.ts). */
+  openapiOperation: OpenApiProbe | null;
   mcp: McpArtifact | null;
   /** Server cards found elsewhere than the well-known ones: entries of /.well-known/mcp/catalog.json, <endpoint>/server-card (SEP-2127). */
   mcpExtraCards: FetchedDoc[];
@@ -277,6 +280,7 @@ export function emptyArtifacts(kind: TargetKind, targetUrl: string): Artifacts {
     aiCatalogAgentCards: [],
     agentCardKeys: null,
     a2aEndpoint: null,
+    openapiOperation: null,
     mcp: null,
     mcpExtraCards: [],
     protectedResource: null,

@@ -9,6 +9,7 @@ import type { DocFetcher } from './doc-fetcher';
 import { gatherArd } from './ard';
 import { fetchAgentCardKeys, judgedAgentCard } from './agent-card';
 import { probeA2aEndpoint } from './a2a-endpoint';
+import { probeOpenApiOperation } from './openapi-endpoint';
 import { MARKDOWN_ACCEPT } from './markdown-samples';
 import { fetchPageScripts, probeLinkedPayments, WELL_KNOWN_X402 } from './linked-resources';
 import { isDeclaredSource, mcpCandidates, withAiCatalogCards, type McpCandidate } from './mcp-discovery';
@@ -116,7 +117,12 @@ export async function gatherWebsite(ctx: GatherContext, a: Artifacts): Promise<v
       await fetchOpenApi(fetcher, a);
       const validation = validateFetchedOpenApi(a);
       const probe = paymentProbeUrl(a.openapi, a.origin);
-      if (probe) a.paymentProbe = await fetcher.get(probe, { headers: { accept: 'application/json' } });
+      const [payment, operation] = await Promise.all([
+        probe ? fetcher.get(probe, { headers: { accept: 'application/json' } }) : Promise.resolve(null),
+        probeOpenApiOperation(fetcher, a.openapi),
+      ]);
+      if (payment) a.paymentProbe = payment;
+      a.openapiOperation = operation;
       a.linkedPaymentProbes = await probeLinkedPayments(fetcher, a);
       await validation;
     })(),

@@ -9,6 +9,7 @@ import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
 import { isDeadDeclaration, isSiteFault } from '../declared-endpoint';
+import type { GuardedFetchErrorCode } from '../../fetch/errors';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
 import type { CheckOutcome } from '../types';
 import { openApiDocumentOf, readableOperations } from '../../util/openapi-document';
@@ -81,6 +82,29 @@ export const openApi = defineCheck({
   },
 });
 
+/**
+ * What the document's parameterless GET operation answered (gather/openapi-endpoint.ts), as a verdict when it decides
+ * one: no answer for the site's reason, a 404 or 410, a soft 404 or an HTML page fails (the document declares an API
+ * that is not there). Otherwise the words to add to the document's verdict: what answered, or why it was not verified
+ * (no answer for a reason of ours: a timeout, our DNS, our fetch policy; the document's own verdict stands).
+ */
+function openApiOperationVerdict(a: Artifacts, doc: FetchedDoc, name: string): CheckOutcome | string {
+  const probe = a.openapiOperation;
+  if (!probe || probe.docUrl !== (doc.finalUrl ?? doc.url)) return '';
+  const answer = probe.doc;
+  const asked = `${name} document declares ${probe.operation} at ${answer.url}`;
+  if (answer.status === null) {
+    if (isSiteFault(answer.error?.code as GuardedFetchErrorCode | undefined)) return outcome('failed', `${asked}, but nothing answers there: ${answer.error?.message}`, docEvidence(doc, 'body'));
+    return `; ${probe.operation} was not verified (${answer.error?.message ?? 'no answer'})`;
+  }
+  const type = (answer.contentType ?? '').split(';')[0].trim();
+  if (answer.status === 404 || answer.status === 410) return outcome('failed', `${asked}, but it is not there (HTTP ${answer.status})`, docEvidence(doc, 'body'));
+  if (answer.softNotFound) return outcome('failed', `${asked}, but it is not there: ${answer.softNotFound}`, docEvidence(doc, 'body'));
+  if (answer.status < 300 && /html/i.test(type)) return outcome('failed', `${asked}, but it answers an HTML page (HTTP ${answer.status}, ${type}), not the API`, docEvidence(doc, 'body'));
+  if (answer.status === 401 || answer.status === 403) return `; ${probe.operation} asks for sign-in (HTTP ${answer.status})`;
+  return `; ${probe.operation} answers (HTTP ${answer.status}${type ? `, ${type}` : ''})`;
+}
+
 /** A readable document, by what the reference validator said of it (no verdict, e.g. hand-made evidence: not held against it). */
 function judgedOpenApi(a: Artifacts, doc: FetchedDoc): CheckOutcome {
   const reading = openApiDocumentOf(doc)!;
@@ -88,7 +112,10 @@ function judgedOpenApi(a: Artifacts, doc: FetchedDoc): CheckOutcome {
   const validation = a.openapiValidation?.find((v) => v.url === doc.url);
   if (!validation || validation.status !== 'invalid') {
     const note = validation?.status === 'not_validated' ? '; the reference validator could not finish on it, so it was not judged against the schema' : '';
-    return outcome('passed', `${name} document found${note}`, docEvidence(doc, 'body'));
+    // Verified, not declared: what the document's server answered to its first parameterless GET operation.
+    const served = openApiOperationVerdict(a, doc, name);
+    if (typeof served !== 'string') return served;
+    return outcome('passed', `${name} document found${note}${served}`, docEvidence(doc, 'body'));
   }
   const more = validation.errorCount > validation.errors.length ? ` (and ${validation.errorCount - validation.errors.length} more)` : '';
   const problems = `${validation.errors.join('; ')}${more}`;
@@ -161,12 +188,12 @@ export const mcpServerCard = defineCheck({
     const alsoWords = also.length > 0 ? `; ${also.join(' and ')} has one too` : '';
     if (!name || !endpoint) return outcome('warning', `The server card at ${where} lacks a name (name or serverInfo.name) or an endpoint (remotes[].url or transport.endpoint)${alsoWords}`, docEvidence(doc, 'body'));
     // Verified, not declared: the card counts when its endpoint answers (a handshake, a tools list, or an OAuth wall
-    // that says sign-in is needed). One that leads nowhere fails; one we could not reach is couldnt_check.
+    // that says sign-in is needed). One that leads nowhere fails; one we could not reach stands, said unverified.
     const session = a.mcp && a.mcp.source === 'server-card' && a.mcp.endpoint === endpoint ? a.mcp : null;
     if (session && !session.initialize.ok && !session.auth.required) {
       const failed = `The server card at ${where} names "${name}" at ${endpoint}, but`;
       if (isDeadDeclaration(session)) return outcome('failed', `${failed} nothing answers there: ${session.initialize.error}${alsoWords}`, docEvidence(doc, 'body'));
-      if (session.initialize.fetchFailure) return outcome('couldnt_check', `${failed} we could not reach it: ${session.initialize.error}`, docEvidence(doc, 'body'));
+      if (session.initialize.fetchFailure) return outcome('passed', `Server card at ${where} names "${name}" at ${endpoint}; the server was not verified (${session.initialize.error})${alsoWords}`, docEvidence(doc, 'body'));
       return outcome('failed', `${failed} it does not answer MCP there: ${session.initialize.error}${alsoWords}`, docEvidence(doc, 'body'));
     }
     return outcome('passed', `Server card at ${where} names "${name}" at ${endpoint}${alsoWords}`, docEvidence(doc, 'body'));
@@ -244,8 +271,8 @@ const A2A_03_FIELDS: Record<string, string> = {
 
 /**
  * What the card's interface answered (gather/a2a-endpoint.ts), as a verdict when it decides one: nothing answers, or
- * no JSON-RPC there, fails (the card leads nowhere: the site's fault); no answer for a reason of ours is
- * couldnt_check. Otherwise the words to add to the card's verdict.
+ * no JSON-RPC there, fails (the card leads nowhere: the site's fault). Otherwise the words to add to the card's
+ * verdict: what answered, or why it was not verified (no answer for a reason of ours: the card's verdict stands).
  */
 function a2aEndpointVerdict(a: Artifacts, card: FetchedDoc, label: string): CheckOutcome | string {
   const probe = a.a2aEndpoint;
@@ -254,7 +281,7 @@ function a2aEndpointVerdict(a: Artifacts, card: FetchedDoc, label: string): Chec
   const names = `Agent card ${label} names ${probe.url}`;
   if (probe.status === null) {
     if (isSiteFault(probe.errorCode)) return outcome('failed', `${names}, but nothing answers there: ${probe.error}`, docEvidence(card, 'body'));
-    return outcome('couldnt_check', `${names}, but we could not reach it: ${probe.error}`, docEvidence(card, 'body'));
+    return `; its endpoint was not verified (${probe.error})`;
   }
   if (probe.jsonRpc) return '; its JSON-RPC endpoint answers';
   if ((probe.status === 401 || probe.status === 403) && probe.wwwAuthenticate) return '; its endpoint asks for sign-in (WWW-Authenticate)';
