@@ -191,6 +191,13 @@ ${['/', '/product', '/pricing', '/docs', '/docs/api', '/signup', '/support', '/a
     '/support': html(page({ title: `Support – ${SITE}`, description: 'Get help from the Exemplary Co team.', siteName: SITE, body: `${nav}<main><h1>Support</h1><p>Write to <a href="mailto:support@exemplary-co.test">support@exemplary-co.test</a> or open the <a href="/support/status">status page</a>.</p></main>` })),
     '/openapi.json': openapi,
     '/api/reports/premium': paymentRequired,
+    // The operation its OpenAPI document declares first: invoices belong to a signed-in business, so the API asks for
+    // sign-in, as RFC 6750 §3 and RFC 9728 §5.1 say (the scanner verifies the document with this one GET).
+    '/api/invoices': (req) => ({
+      status: 401,
+      headers: { 'content-type': 'application/json', 'www-authenticate': `Bearer resource_metadata="${req.origin}/.well-known/oauth-protected-resource"` },
+      body: JSON.stringify({ error: 'invalid_token', error_description: 'Sign in to list invoices.' }),
+    }),
     '/.well-known/api-catalog': (req) =>
       json(
         { linkset: [{ anchor: `${req.origin}/api`, 'service-desc': [{ href: `${req.origin}/openapi.json`, type: 'application/openapi+json' }], 'service-doc': [{ href: `${req.origin}/docs/api` }] }] },
