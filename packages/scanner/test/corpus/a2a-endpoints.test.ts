@@ -1,7 +1,7 @@
-import * as net from 'node:net';
 import type { ScanResult } from '../../src';
 import { checkOf, scanCorpus, startA2aAgent } from './index';
 import type { RunningServer } from './index';
+import { freePort } from './processes';
 
 /**
  * Verified, not declared (issue 39): the real A2A agent from @a2a-js/sdk, its card naming the JSON-RPC endpoint it
@@ -9,13 +9,6 @@ import type { RunningServer } from './index';
  * the named interface a method that does not exist (a JSON-RPC error proves a live endpoint; nothing is changed):
  * the working card passes and says so, the dead ones fail naming the endpoint, and the working twin scores higher.
  */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('A2A agent cards that point at something and at nothing', () => {
   const servers: RunningServer[] = [];
@@ -25,7 +18,7 @@ describe('A2A agent cards that point at something and at nothing', () => {
     const started = await Promise.all([
       startA2aAgent(),
       startA2aAgent({ cardRpcUrl: '/a2a/nowhere' }),
-      startA2aAgent({ cardRpcUrl: `http://127.0.0.1:${await closedPort()}/a2a/jsonrpc` }),
+      startA2aAgent({ cardRpcUrl: `http://127.0.0.1:${await freePort()}/a2a/jsonrpc` }),
     ]);
     servers.push(...started);
     const [working, notFound, refused] = await Promise.all(started.map((s) => scanCorpus(s.url)));

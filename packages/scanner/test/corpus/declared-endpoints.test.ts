@@ -1,7 +1,7 @@
-import * as net from 'node:net';
 import type { ScanResult } from '../../src';
 import { checkOf, startAndScanSites } from './index';
 import type { RunningSite } from './index';
+import { freePort } from './processes';
 import type { SdkSiteOptions } from './sdk-servers';
 
 /**
@@ -14,21 +14,13 @@ import type { SdkSiteOptions } from './sdk-servers';
 const json = (value: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(value) });
 const card = (url: string) => json({ name: 'io.github.corpus/corpus-server', title: 'Corpus server', version: '1.0.0', description: 'Flight search for agents.', remotes: [{ type: 'streamable-http', url }] });
 
-/** A loopback port where nothing listens (bound, then released). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('MCP server cards that point at something and at nothing', () => {
   const sites = new Map<string, RunningSite>();
   const results = new Map<string, ScanResult>();
 
   beforeAll(async () => {
-    const dead = `http://127.0.0.1:${await closedPort()}/mcp`;
+    const dead = `http://127.0.0.1:${await freePort()}/mcp`;
     const SITES: Record<string, SdkSiteOptions> = {
       working: { routes: (origin) => ({ '/.well-known/mcp/server-card.json': card(`${origin}/mcp`) }) },
       'nothing listens': { mcpPath: null, routes: () => ({ '/.well-known/mcp/server-card.json': card(dead) }) },
