@@ -91,8 +91,10 @@ test('jitter: companies scanned together get different next due times, each inte
   expect(await scheduler({ intervalMs: 60_000, tickMs: 60_000 }).tick()).toBe(40);
   const { rows } = await sql(`SELECT next_scan_at FROM companies WHERE source = 'curated'`);
   const due = (rows as Array<{ next_scan_at: string | Date }>).map((r) => new Date(r.next_scan_at).getTime() - at);
+  // The due time is stored to the millisecond (timestamptz(3) rounds): a draw of j just under 0.1 (54,000.3 ms) is
+  // stored as 54,000 (issue 38: a clean-clone run met one, about 1 run in 300).
   for (const ms of due) {
-    expect(ms).toBeGreaterThan(60_000 * (1 - JITTER));
+    expect(ms).toBeGreaterThanOrEqual(60_000 * (1 - JITTER));
     expect(ms).toBeLessThanOrEqual(60_000);
   }
   expect(new Set(due).size).toBeGreaterThan(30); // 40 draws over 6,000 ms: nearly all apart
