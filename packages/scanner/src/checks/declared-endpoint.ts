@@ -13,7 +13,7 @@ import { isDeclaredSource } from '../gather/mcp-discovery';
 const SITE_FAULTS: ReadonlySet<GuardedFetchErrorCode> = new Set<GuardedFetchErrorCode>(['refused', 'tls', 'blocked_address', 'bad_scheme', 'invalid_url', 'too_many_redirects']);
 
 /** True when a fetch failed for a reason that is the declaring site's fault, not ours. */
-export const isSiteFault = (code: GuardedFetchErrorCode | null | undefined): boolean => code !== null && code !== undefined && SITE_FAULTS.has(code);
+export const isSiteFault = (code: string | null | undefined): boolean => typeof code === 'string' && (SITE_FAULTS as ReadonlySet<string>).has(code);
 
 /**
  * Whether a session that did not complete is a declared MCP server that leads nowhere: declared by a document (not

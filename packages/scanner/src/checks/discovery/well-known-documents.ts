@@ -9,7 +9,6 @@ import { judgedAgentCard } from '../../gather/agent-card';
 import { ALL_KINDS, defineCheck, docEvidence, isOk, outcome, undecided, unreachable, WEBSITE } from '../define';
 import { unreadMcp } from '../usability/mcp-tools';
 import { isDeadDeclaration, isSiteFault } from '../declared-endpoint';
-import type { GuardedFetchErrorCode } from '../../fetch/errors';
 import { hasApiSurface, isProductSite, productDocs, validOpenApi } from '../signals';
 import type { CheckOutcome } from '../types';
 import { openApiDocumentOf, readableOperations } from '../../util/openapi-document';
@@ -94,7 +93,7 @@ function openApiOperationVerdict(a: Artifacts, doc: FetchedDoc, name: string): C
   const answer = probe.doc;
   const asked = `${name} document declares ${probe.operation} at ${answer.url}`;
   if (answer.status === null) {
-    if (isSiteFault(answer.error?.code as GuardedFetchErrorCode | undefined)) return outcome('failed', `${asked}, but nothing answers there: ${answer.error?.message}`, docEvidence(doc, 'body'));
+    if (isSiteFault(answer.error?.code)) return outcome('failed', `${asked}, but nothing answers there: ${answer.error?.message}`, docEvidence(doc, 'body'));
     return `; ${probe.operation} was not verified (${answer.error?.message ?? 'no answer'})`;
   }
   const type = (answer.contentType ?? '').split(';')[0].trim();
